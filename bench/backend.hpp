@@ -1,0 +1,119 @@
+// The registry interface: the only thing a backend and the harness share.
+//
+// A backend is a named way of summing float32 values. It says where it runs, whether it can run on
+// this machine (and why not), and how to prepare itself for one input. Preparing does everything that
+// is not the reduction itself (allocation, host-to-device copies, temporary storage, thread start-up),
+// so that the harness can time Reduction::run() alone.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shootout {
+
+enum class Device { cpu, cuda };
+
+std::string_view to_string(Device device);
+
+// Who measures a run: the harness on the host's wall clock, or the backend itself with device
+// events around the device work only.
+enum class Timing { host_wall_clock, device_events };
+
+struct PrepareOptions {
+    int threads = 1;                // used by parallel backends only
+    bool include_transfer = false;  // device backends: time host->device copy + reduction + copy back
+};
+
+// What a device backend runs on, for the CSV's gpu column and the plots' reference line.
+struct DeviceInfo {
+    std::string name;
+    double peak_gbps = 0;  // theoretical memory bandwidth from the device's attributes; 0 if unknown
+};
+
+// One prepared input. run() is called many times; every call does the whole reduction again.
+class Reduction {
+public:
+    virtual ~Reduction() = default;
+
+    // Runs the reduction once. Backends with Timing::device_events return the seconds their events
+    // measured around the device work; host-timed backends return std::nullopt.
+    virtual std::optional<double> run() = 0;
+
+    // The sum of the last run(), widened to double. Device backends copy it back here, once, after
+    // timing.
+    virtual double result() = 0;
+};
+
+struct Backend {
+    std::string name = {};  // lower case, slash-separated, stable: "cpu/avx2/kahan", "cuda/cub"
+    Device device = Device::cpu;
+    std::string description = {};  // one line
+    Timing timing = Timing::host_wall_clock;
+    bool parallel = false;           // honours PrepareOptions::threads
+    bool supports_transfer = false;  // honours PrepareOptions::include_transfer
+
+    // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
+    // An empty function means always available.
+    std::function<std::optional<std::string>()> unavailable_reason = {};
+
+    // Receives the input once. Throws ResourceExhausted when the input does not fit (the harness
+    // skips that size for this backend) and std::runtime_error for anything else.
+    std::function<std::unique_ptr<Reduction>(std::span<const float> input, const PrepareOptions&)>
+        prepare = {};
+
+    // Optional: the device this backend runs on, for device backends.
+    std::function<DeviceInfo()> device_info = {};
+
+    std::optional<std::string> why_unavailable() const {
+        return unavailable_reason ? unavailable_reason() : std::nullopt;
+    }
+};
+
+// Thrown by prepare() (or run()) when memory for this size cannot be had.
+class ResourceExhausted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Adds a backend. Returns true so that a backend file can register from a namespace-scope
+// initialiser:  [[maybe_unused]] const bool registered = shootout::register_backend({...});
+// Backend sources are linked as object files, never from a static archive, so the linker cannot drop
+// them; tests/registry_test.cpp checks the list of names.
+bool register_backend(Backend backend);
+
+// All registered backends, sorted by name.
+const std::vector<Backend>& registered_backends();
+
+const Backend* find_backend(std::string_view name);
+
+// A Reduction for host backends that are one function of the input: the harness times fn(input).
+template <class SumFunction>
+class HostReduction final : public Reduction {
+public:
+    HostReduction(std::span<const float> input, SumFunction sum) : input_(input), sum_(std::move(sum)) {}
+
+    std::optional<double> run() override {
+        last_ = static_cast<double>(sum_(input_));
+        return std::nullopt;
+    }
+    double result() override { return last_; }
+
+private:
+    std::span<const float> input_;
+    SumFunction sum_;
+    double last_ = 0;
+};
+
+template <class SumFunction>
+std::unique_ptr<Reduction> make_host_reduction(std::span<const float> input, SumFunction sum) {
+    return std::make_unique<HostReduction<SumFunction>>(input, std::move(sum));
+}
+
+}  // namespace shootout

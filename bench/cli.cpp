@@ -1,0 +1,233 @@
+#include "cli.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <limits>
+#include <thread>
+
+namespace shootout {
+
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> parts;
+    for (std::size_t begin = 0;;) {
+        const std::size_t end = text.find(separator, begin);
+        parts.push_back(text.substr(begin, end - begin));
+        if (end == std::string_view::npos) return parts;
+        begin = end + 1;
+    }
+}
+
+std::uint64_t parse_unsigned(std::string_view text, std::string_view what) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size())
+        throw UsageError(std::string(what) + ": '" + std::string(text) + "' is not a whole number");
+    return value;
+}
+
+struct Quantity {
+    std::uint64_t value;
+    bool bytes;
+};
+
+// "2^24", "16777216", "32MiB", "4GiB"
+Quantity parse_quantity(std::string_view token, std::string_view spec) {
+    auto bad = [&](const std::string& why) {
+        return UsageError("--sizes=" + std::string(spec) + ": '" + std::string(token) + "' " + why);
+    };
+    if (token.empty()) throw bad("is empty");
+    constexpr std::pair<std::string_view, int> kUnits[] = {{"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+    for (const auto& [suffix, shift] : kUnits) {
+        if (!token.ends_with(suffix)) continue;
+        const std::string_view number = token.substr(0, token.size() - suffix.size());
+        std::uint64_t count = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), count);
+        if (number.empty() || error != std::errc{} || end != number.data() + number.size())
+            throw bad("is not a byte size (write e.g. 32MiB, 4GiB)");
+        if (count > (std::numeric_limits<std::uint64_t>::max() >> (shift + 2)))
+            throw bad("is too large");
+        return {count << shift, true};
+    }
+    for (std::string_view decimal_unit : {"KB", "MB", "GB", "TB", "B"})
+        if (token.ends_with(decimal_unit)) throw bad("has an unknown unit (use KiB, MiB, GiB or TiB)");
+    if (token.starts_with("2^")) {
+        const std::uint64_t exponent = [&] {
+            try { return parse_unsigned(token.substr(2), "exponent"); }
+            catch (const UsageError&) { throw bad("is not a power of two like 2^24"); }
+        }();
+        if (exponent > 40) throw bad("is larger than 2^40 elements");
+        return {std::uint64_t{1} << exponent, false};
+    }
+    try {
+        return {parse_unsigned(token, "size"), false};
+    } catch (const UsageError&) {
+        throw bad("is not a size (write 2^24, 16777216 or 64MiB)");
+    }
+}
+
+std::uint64_t to_elements(Quantity q, std::string_view token, std::string_view spec) {
+    auto bad = [&](const std::string& why) {
+        return UsageError("--sizes=" + std::string(spec) + ": '" + std::string(token) + "' " + why);
+    };
+    const std::uint64_t elements = q.bytes ? q.value / sizeof(float) : q.value;  // KiB multiples: whole floats
+    if (elements == 0) throw bad("is zero elements");
+    if (elements > (std::uint64_t{1} << 40)) throw bad("is larger than 2^40 elements");
+    return elements;
+}
+
+std::vector<int> parse_threads(std::string_view spec) {
+    std::vector<int> counts;
+    for (std::string_view part : split(spec, ',')) {
+        const std::uint64_t n = parse_unsigned(part, "--threads");
+        if (n < 1 || n > 4096) throw UsageError("--threads: '" + std::string(part) + "' is not between 1 and 4096");
+        counts.push_back(static_cast<int>(n));
+    }
+    return counts;
+}
+
+InputSpec parse_input(std::string_view value, InputSpec spec) {
+    if (value == "ones") spec.distribution = Distribution::ones;
+    else if (value == "uniform") spec.distribution = Distribution::uniform;
+    else if (value == "normal") spec.distribution = Distribution::normal;
+    else if (value.starts_with("file:") && value.size() > 5) spec.file = std::string(value.substr(5));
+    else throw UsageError("--input: '" + std::string(value) + "' is not ones, uniform, normal or file:PATH");
+    return spec;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> parse_sizes(std::string_view spec) {
+    if (spec.empty()) throw UsageError("--sizes: empty (write e.g. 2^10..2^26)");
+    std::vector<std::uint64_t> sizes;
+    for (std::string_view part : split(spec, ',')) {
+        const std::size_t dots = part.find("..");
+        if (dots == std::string_view::npos) {
+            sizes.push_back(to_elements(parse_quantity(part, spec), part, spec));
+            continue;
+        }
+        const std::string_view first = part.substr(0, dots), last = part.substr(dots + 2);
+        const std::uint64_t lo = to_elements(parse_quantity(first, spec), first, spec);
+        const std::uint64_t hi = to_elements(parse_quantity(last, spec), last, spec);
+        if (!std::has_single_bit(lo) || !std::has_single_bit(hi))
+            throw UsageError("--sizes=" + std::string(spec) + ": both ends of the range '" + std::string(part) +
+                             "' must be powers of two elements");
+        if (lo > hi) throw UsageError("--sizes=" + std::string(spec) + ": the range '" + std::string(part) + "' runs backwards");
+        for (std::uint64_t n = lo; n <= hi; n *= 2) sizes.push_back(n);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
+}
+
+std::vector<const Backend*> select_backends(std::string_view spec) {
+    const auto& all = registered_backends();
+    std::vector<const Backend*> chosen;
+    auto add = [&](const Backend& b) {
+        if (std::find(chosen.begin(), chosen.end(), &b) == chosen.end()) chosen.push_back(&b);
+    };
+    for (std::string_view part : split(spec, ',')) {
+        const std::string pattern(part);
+        bool matched = false;
+        for (const auto& backend : all) {
+            const bool hit = pattern == "all" || pattern == to_string(backend.device) ||
+                             fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
+            if (hit) { add(backend); matched = true; }
+        }
+        if (!matched && pattern != "cpu" && pattern != "cuda") {
+            std::string message = "--backend: '" + pattern + "' names no backend. Valid names (globs like cpu/avx2/* work too):";
+            for (const auto& backend : all) message += "\n  " + backend.name;
+            message += "\nand the groups: all, cpu, cuda";
+            throw UsageError(message);
+        }
+    }
+    std::sort(chosen.begin(), chosen.end(), [](const Backend* a, const Backend* b) { return a->name < b->name; });
+    return chosen;
+}
+
+Options parse_command_line(const std::vector<std::string>& args) {
+    Options options;
+    std::string sizes_spec(kDefaultSizes);
+    bool sizes_given = false;
+    for (const std::string& arg : args) {
+        if (arg.starts_with("--benchmark_")) { options.benchmark_flags.push_back(arg); continue; }
+        const std::size_t eq = arg.find('=');
+        const std::string key = arg.substr(0, eq);
+        const bool has_value = eq != std::string::npos;
+        const std::string value = has_value ? arg.substr(eq + 1) : "";
+        auto need_value = [&] {
+            if (!has_value || value.empty()) throw UsageError(key + " needs a value: " + key + "=...");
+        };
+        auto no_value = [&] {
+            if (has_value) throw UsageError(key + " takes no value");
+        };
+        if (key == "--help" || key == "-h") { no_value(); options.help = true; }
+        else if (key == "--list") { no_value(); options.list = true; }
+        else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
+        else if (key == "--backend") { need_value(); options.backends = value; }
+        else if (key == "--sizes") { need_value(); sizes_spec = value; sizes_given = true; }
+        else if (key == "--input") { need_value(); options.input = parse_input(value, options.input); }
+        else if (key == "--seed") { need_value(); options.input.seed = parse_unsigned(value, "--seed"); }
+        else if (key == "--threads") { need_value(); options.threads = parse_threads(value); }
+        else if (key == "--csv") { need_value(); options.csv_path = value; }
+        else if (key == "--json") { need_value(); options.json_path = value; }
+        else throw UsageError("unknown option '" + arg + "' (see --help)");
+    }
+    if (!options.input.file.empty()) {
+        if (sizes_given) throw UsageError("--sizes cannot be combined with --input=file:PATH: the file's length is the size");
+    } else {
+        options.sizes = parse_sizes(sizes_spec);
+    }
+    if (options.threads.empty()) options.threads = {static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
+    return options;
+}
+
+std::string usage() {
+    return R"(accumulate_bench: sums float32 arrays every way it knows and reports, per size, GB/s and the
+relative rounding error against the exact sum.
+
+Usage: accumulate_bench [options] [--benchmark_* flags]
+
+  --backend=LIST     all (default), cpu, cuda, or comma-separated names and shell globs
+                     (cpu/avx2/*,cuda/cub). An unknown name exits with the list of valid ones.
+  --list             list every backend, available or not (with the reason), and exit
+  --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
+                     (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
+                     Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.
+  --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH
+                     file:PATH reads raw little-endian float32, or a float32 .npy file; its length
+                     is the size, so --sizes does not apply.
+  --seed=N           seed of the generated inputs (default 42); same seed, same floats, any machine
+  --threads=N[,N..]  threads for the parallel backends (default: all hardware threads); a list
+                     sweeps them, for scaling curves
+  --include-transfer also time CUDA backends with the host->device copy from pinned memory and the
+                     result's copy back inside the timed region (device column cuda+h2d)
+  --csv=PATH         append one row per measurement (header written when the file is new)
+  --json=PATH        write all measurements as JSON (the file is replaced)
+  --help             this text
+
+What is measured, per (backend, size, input, threads):
+  time     Google Benchmark runs each case after a warm-up, for --benchmark_repetitions
+           repetitions (default 5) of at least --benchmark_min_time seconds (default 0.05) each;
+           time_ns_median and time_ns_min are the median and minimum over repetitions of the
+           time per call. CPU backends: wall-clock time of the call. CUDA backends: CUDA events
+           around the device work only, input already on the device, rotating through several
+           device copies of inputs smaller than 4x the L2 cache so no call reads a warm L2.
+  GB/s     input bytes / median time, decimal (1 GB = 1e9 bytes).
+  error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0;
+           nan when the input holds NaN or Inf.
+
+Google Benchmark's flags (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
+--benchmark_min_warmup_time, --benchmark_out, ...) keep working; filters match names such as
+cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1.
+
+Exit status: 0 all ran; 1 something was skipped or failed (each is named); 2 a bad command line or
+an unreadable input file.
+)";
+}
+
+}  // namespace shootout

@@ -1,0 +1,49 @@
+// accumulate_bench's command line: what to sum, how often, and where to write it.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backend.hpp"
+#include "inputs.hpp"
+
+namespace shootout {
+
+// A command line that cannot be followed; what() names the option and what is wrong with it.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Options {
+    std::string backends = "all";
+    std::vector<std::uint64_t> sizes;  // elements; empty with a file input (its length is the size)
+    InputSpec input;
+    std::vector<int> threads;  // thread counts for parallel backends
+    bool include_transfer = false;
+    bool list = false;
+    bool help = false;
+    std::string csv_path;
+    std::string json_path;
+    std::vector<std::string> benchmark_flags;  // --benchmark_* flags, passed on to Google Benchmark
+};
+
+inline constexpr std::string_view kDefaultSizes = "2^10..2^26";
+
+// Parses argv[1..]. Throws UsageError.
+Options parse_command_line(const std::vector<std::string>& args);
+
+// "2^10..2^30", "2^24", "16777216", "32MiB..4GiB", and comma-separated lists of these, into element
+// counts. Ranges step by powers of two and include both ends. Throws UsageError.
+std::vector<std::uint64_t> parse_sizes(std::string_view spec);
+
+// "all", "cpu", "cuda", names and shell-style globs, comma-separated, into registered backends.
+// Throws UsageError naming the unknown entry and listing the valid names.
+std::vector<const Backend*> select_backends(std::string_view spec);
+
+std::string usage();
+
+}  // namespace shootout

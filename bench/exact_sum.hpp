@@ -1,0 +1,47 @@
+// The exact sum S of a float32 array, and the rounding error of a result against it.
+//
+// Method: a fixed-point superaccumulator (Kulisch). Every float is m * 2^(e - 150) with an integer
+// |m| < 2^24 and a biased exponent e. Floats are first added, exactly, into one 64-bit integer bin
+// per exponent (a bin overflows only after 2^39 floats); the bins are then folded into a fixed-point
+// integer whose lowest bit is 2^-1074 and which is wide enough for any double and for sums far past
+// FLT_MAX * 2^39. Nothing is rounded until round(), which rounds once, to nearest-even.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+namespace shootout {
+
+class ExactAccumulator {
+public:
+    void add(std::span<const float> values);
+    void add(double value);
+    ExactAccumulator& operator+=(const ExactAccumulator& other);
+
+    // S correctly rounded to double. NaN if a NaN, or both infinities, were added; the infinity
+    // if only one sign of infinity was.
+    double round() const;
+
+    bool saw_non_finite() const { return saw_nan_ || saw_pos_inf_ || saw_neg_inf_; }
+
+private:
+    static constexpr int kDigitBits = 32;
+    static constexpr int kDigits = 70;  // 2240 bits from 2^-1074: every double, with 64 bits to spare
+
+    // Adds magnitude * 2^(bit - 1074), negated when negative is set.
+    void add_scaled(std::uint64_t magnitude, bool negative, int bit);
+    void normalize();  // carries so that every digit but the top one is in [0, 2^32)
+
+    std::array<std::int64_t, kDigits> digits_{};
+    bool saw_nan_ = false, saw_pos_inf_ = false, saw_neg_inf_ = false;
+};
+
+// S for a whole input; spreads large inputs over the hardware threads.
+ExactAccumulator exact_sum(std::span<const float> values);
+
+// |result - S| / |S|, with result - S itself computed exactly before its one rounding.
+// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf.
+double relative_error(double result, const ExactAccumulator& exact);
+
+}  // namespace shootout

@@ -1,0 +1,54 @@
+// The data a sweep sums: seeded, deterministic distributions, or a user's file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace shootout {
+
+enum class Distribution { ones, uniform, normal };
+
+struct InputSpec {
+    Distribution distribution = Distribution::uniform;
+    std::uint64_t seed = 42;
+    std::string file;  // when set, the input is read from this file and its length sets the size
+
+    std::string label() const;  // "ones", "uniform", "normal", "file:NAME"
+};
+
+class InputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// 64-byte aligned float storage, first touched by the threads that fill it.
+class HostArray {
+public:
+    HostArray() = default;
+    explicit HostArray(std::size_t count);  // throws std::bad_alloc
+    std::span<float> span() { return {data_.get(), count_}; }
+    std::span<const float> span() const { return {data_.get(), count_}; }
+    std::size_t size() const { return count_; }
+
+private:
+    struct Free { void operator()(float* p) const; };
+    std::unique_ptr<float[], Free> data_;
+    std::size_t count_ = 0;
+};
+
+// Fills out[i] from (seed, i) alone, with integer hashing and one rounding to float, so the same
+// (distribution, seed, n) gives the same floats on every machine and for any thread count.
+//   ones:    1.0f
+//   uniform: k * 2^-24 for a uniform integer k in [0, 2^24): uniform on [0, 1)
+//   normal:  Box-Muller on two uniform doubles, mean 0, deviation 1, rounded to float
+void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
+
+// Reads raw little-endian float32, or a float32 .npy file (by its .npy extension).
+// Throws InputError naming the path and what is wrong with it.
+HostArray read_float_file(const std::string& path);
+
+}  // namespace shootout

@@ -1,0 +1,62 @@
+// accumulate_bench: the command-line front of the harness.
+#include <benchmark/benchmark.h>
+
+#include <iomanip>
+#include <iostream>
+
+#include "cli.hpp"
+#include "runner.hpp"
+
+namespace {
+
+void list_backends(std::ostream& out) {
+    for (const auto& backend : shootout::registered_backends()) {
+        const auto reason = backend.why_unavailable();
+        out << std::left << std::setw(36) << backend.name << ' ' << std::setw(5) << shootout::to_string(backend.device)
+            << ' ' << (reason ? "unavailable" : "available  ") << "  " << backend.description << '\n';
+        if (reason) out << std::setw(44) << "" << "why unavailable: " << *reason << '\n';
+    }
+}
+
+// Our defaults for Google Benchmark, placed before the user's flags so that theirs win.
+std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags) {
+    std::vector<std::string> args = {program, "--benchmark_repetitions=5", "--benchmark_min_time=0.05",
+                                     "--benchmark_min_warmup_time=0.02"};
+    args.insert(args.end(), user_flags.begin(), user_flags.end());
+    return args;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const shootout::Options options = shootout::parse_command_line({argv + 1, argv + argc});
+        if (options.help) {
+            std::cout << shootout::usage();
+            return 0;
+        }
+        if (options.list) {
+            list_backends(std::cout);
+            return 0;
+        }
+        const auto backends = shootout::select_backends(options.backends);
+
+        std::vector<std::string> args = benchmark_arguments(argv[0], options.benchmark_flags);
+        std::vector<char*> pointers;
+        for (auto& arg : args) pointers.push_back(arg.data());
+        int count = static_cast<int>(pointers.size());
+        benchmark::Initialize(&count, pointers.data());
+        if (count > 1) throw shootout::UsageError(std::string("unknown Google Benchmark flag '") + pointers[1] + "'");
+
+        return shootout::run_sweep(options, backends, std::cout, std::cerr);
+    } catch (const shootout::UsageError& e) {
+        std::cerr << "accumulate_bench: " << e.what() << '\n';
+        return 2;
+    } catch (const shootout::InputError& e) {
+        std::cerr << "accumulate_bench: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "accumulate_bench: " << e.what() << '\n';
+        return 1;
+    }
+}

@@ -1,0 +1,26 @@
+// One measurement: a row of the CSV, an entry of the JSON, a line of progress.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace shootout {
+
+struct Measurement {
+    std::string timestamp;  // ISO 8601, UTC, when the measurement finished
+    std::string host, cpu, gpu, compiler, build;
+    std::string backend, device;
+    int threads = 1;
+    std::string input;
+    std::optional<std::uint64_t> seed;  // none for file inputs
+    std::uint64_t n = 0, bytes = 0;
+    double gbps = 0;             // bytes / time_ns_median, decimal GB/s
+    double time_ns_median = 0;   // median over repetitions of the time per call
+    double time_ns_min = 0;      // minimum over repetitions of the time per call
+    std::int64_t iterations = 0; // calls per repetition
+    double result = 0, exact = 0, rel_error = 0;
+    double peak_gbps = 0;        // device's theoretical bandwidth; 0 when unknown
+};
+
+}  // namespace shootout

@@ -1,0 +1,29 @@
+// std::accumulate, the way most code sums: one running total, in float or in double.
+#include <numeric>
+
+#include "backend.hpp"
+
+namespace shootout {
+namespace {
+
+template <class Accumulator>
+Backend serial_accumulate(std::string name, std::string description) {
+    return {
+        .name = std::move(name),
+        .device = Device::cpu,
+        .description = std::move(description),
+        .prepare = [](std::span<const float> input, const PrepareOptions&) {
+            return make_host_reduction(input, [](std::span<const float> x) {
+                return std::accumulate(x.begin(), x.end(), Accumulator{0});
+            });
+        },
+    };
+}
+
+[[maybe_unused]] const bool registered_f32 = register_backend(serial_accumulate<float>(
+    "cpu/serial/accumulate-f32", "std::accumulate into a float: one thread, one running float total"));
+[[maybe_unused]] const bool registered_f64 = register_backend(serial_accumulate<double>(
+    "cpu/serial/accumulate-f64", "std::accumulate into a double: one thread, each float widened before adding"));
+
+}  // namespace
+}  // namespace shootout

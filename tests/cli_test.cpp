@@ -1,0 +1,126 @@
+#include "cli.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shootout {
+namespace {
+
+using Sizes = std::vector<std::uint64_t>;
+
+TEST(ParseSizes, PowerOfTwoSweepIncludesBothEnds) {
+    EXPECT_EQ(parse_sizes("2^10..2^13"), (Sizes{1024, 2048, 4096, 8192}));
+}
+
+TEST(ParseSizes, SingleSizesInEveryForm) {
+    EXPECT_EQ(parse_sizes("2^24"), Sizes{16777216});
+    EXPECT_EQ(parse_sizes("16777216"), Sizes{16777216});
+    EXPECT_EQ(parse_sizes("1000003"), Sizes{1000003});
+    EXPECT_EQ(parse_sizes("64MiB"), Sizes{16777216});
+}
+
+TEST(ParseSizes, ByteRangesAsTheSeedSweepsThem) {
+    const Sizes sizes = parse_sizes("32MiB..4GiB");
+    ASSERT_EQ(sizes.size(), 8u);
+    EXPECT_EQ(sizes.front(), 8u << 20);
+    EXPECT_EQ(sizes.back(), 1u << 30);
+}
+
+TEST(ParseSizes, ListsAreSortedWithoutRepeats) {
+    EXPECT_EQ(parse_sizes("2^12,2^10..2^11,4096"), (Sizes{1024, 2048, 4096}));
+}
+
+void expect_usage_error(const std::string& spec, const std::string& needle) {
+    try {
+        parse_sizes(spec);
+        ADD_FAILURE() << "'" << spec << "' was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
+TEST(ParseSizes, MalformedSizesSayWhatIsWrong) {
+    expect_usage_error("", "empty");
+    expect_usage_error("2^x", "'2^x' is not a power of two like 2^24");
+    expect_usage_error("2^41", "larger than 2^40 elements");
+    expect_usage_error("abc", "'abc' is not a size");
+    expect_usage_error("32MB", "unknown unit");
+    expect_usage_error("0", "is zero elements");
+    expect_usage_error("2^20..2^10", "runs backwards");
+    expect_usage_error("3..2^10", "must be powers of two");
+    expect_usage_error("2^10..", "is empty");
+    expect_usage_error("99999999999999999999", "is not a size");
+    expect_usage_error("99999999999TiB", "too large");
+}
+
+Options parse(std::vector<std::string> args) { return parse_command_line(args); }
+
+void expect_command_line_error(std::vector<std::string> args, const std::string& needle) {
+    try {
+        parse(args);
+        ADD_FAILURE() << "accepted: " << args.front();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
+TEST(CommandLine, Defaults) {
+    const Options o = parse({});
+    EXPECT_EQ(o.backends, "all");
+    EXPECT_EQ(o.sizes, parse_sizes(kDefaultSizes));
+    EXPECT_EQ(o.input.label(), "uniform");
+    ASSERT_EQ(o.threads.size(), 1u);
+    EXPECT_GE(o.threads[0], 1);
+}
+
+TEST(CommandLine, EveryOption) {
+    const Options o = parse({"--backend=cpu/serial/*", "--sizes=2^20", "--input=normal", "--seed=7", "--threads=1,2,4",
+                             "--include-transfer", "--csv=a.csv", "--json=a.json", "--benchmark_repetitions=3"});
+    EXPECT_EQ(o.backends, "cpu/serial/*");
+    EXPECT_EQ(o.sizes, Sizes{1 << 20});
+    EXPECT_EQ(o.input.label(), "normal");
+    EXPECT_EQ(o.input.seed, 7u);
+    EXPECT_EQ(o.threads, (std::vector<int>{1, 2, 4}));
+    EXPECT_TRUE(o.include_transfer);
+    EXPECT_EQ(o.csv_path, "a.csv");
+    EXPECT_EQ(o.json_path, "a.json");
+    EXPECT_EQ(o.benchmark_flags, std::vector<std::string>{"--benchmark_repetitions=3"});
+    EXPECT_EQ(parse({"--input=file:/tmp/x.npy"}).input.label(), "file:x.npy");
+    EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).sizes.empty());
+}
+
+TEST(CommandLine, BadInputsSayWhatIsWrong) {
+    expect_command_line_error({"--frobnicate"}, "unknown option '--frobnicate'");
+    expect_command_line_error({"--input=gaussian"}, "'gaussian' is not ones, uniform, normal or file:PATH");
+    expect_command_line_error({"--input=file:"}, "is not ones, uniform, normal or file:PATH");
+    expect_command_line_error({"--seed=abc"}, "--seed: 'abc' is not a whole number");
+    expect_command_line_error({"--threads=0"}, "'0' is not between 1 and 4096");
+    expect_command_line_error({"--threads=2,x"}, "'x' is not a whole number");
+    expect_command_line_error({"--csv"}, "--csv needs a value");
+    expect_command_line_error({"--list=yes"}, "--list takes no value");
+    expect_command_line_error({"--sizes=2^y"}, "'2^y' is not a power of two");
+    expect_command_line_error({"--input=file:a.f32", "--sizes=2^10"}, "the file's length is the size");
+}
+
+TEST(SelectBackends, GroupsNamesAndGlobs) {
+    const auto serial = select_backends("cpu/serial/accumulate-*");
+    ASSERT_EQ(serial.size(), 2u);
+    EXPECT_EQ(serial[0]->name, "cpu/serial/accumulate-f32");
+    EXPECT_EQ(serial[1]->name, "cpu/serial/accumulate-f64");
+    EXPECT_EQ(select_backends("cpu/serial/accumulate-f64,cpu/serial/accumulate-f64").size(), 1u);
+    for (const Backend* b : select_backends("cpu")) EXPECT_EQ(b->device, Device::cpu);
+    EXPECT_EQ(select_backends("all").size(), registered_backends().size());
+}
+
+TEST(SelectBackends, UnknownNameListsTheValidOnes) {
+    try {
+        select_backends("cpu/serial/accumulate-f32,cpu/nope");
+        ADD_FAILURE() << "accepted an unknown backend";
+    } catch (const UsageError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("'cpu/nope' names no backend"), std::string::npos) << message;
+        for (const auto& b : registered_backends()) EXPECT_NE(message.find(b.name), std::string::npos) << b.name;
+    }
+}
+
+}  // namespace
+}  // namespace shootout

@@ -1,0 +1,54 @@
+#include "backend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+namespace shootout {
+namespace {
+
+// Every backend this build must register. A backend missing here was dropped (by the linker, or a
+// build option); one extra was added without being listed.
+const std::vector<std::string> kExpectedCpu = {
+    "cpu/serial/accumulate-f32",
+    "cpu/serial/accumulate-f64",
+};
+
+const std::vector<std::string> kExpectedCuda = {
+};
+
+TEST(Registry, HoldsExactlyTheExpectedBackends) {
+    std::vector<std::string> expected = kExpectedCpu;
+    expected.insert(expected.end(), kExpectedCuda.begin(), kExpectedCuda.end());
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::string> names;
+    for (const auto& backend : registered_backends()) names.push_back(backend.name);
+    EXPECT_EQ(names, expected);
+}
+
+TEST(Registry, EveryBackendDescribesItself) {
+    const std::regex stable_name("(cpu|cuda)(/[a-z0-9_.+-]+)+");
+    for (const auto& backend : registered_backends()) {
+        EXPECT_TRUE(std::regex_match(backend.name, stable_name)) << backend.name;
+        EXPECT_TRUE(backend.name.starts_with(to_string(backend.device))) << backend.name;
+        EXPECT_FALSE(backend.description.empty()) << backend.name;
+        EXPECT_EQ(backend.description.find('\n'), std::string::npos) << backend.name;
+        const auto reason = backend.why_unavailable();
+        EXPECT_TRUE(!reason || !reason->empty()) << backend.name;
+    }
+}
+
+TEST(Registry, FindsByName) {
+    ASSERT_NE(find_backend("cpu/serial/accumulate-f32"), nullptr);
+    EXPECT_EQ(find_backend("cpu/serial/accumulate-f32")->device, Device::cpu);
+    EXPECT_EQ(find_backend("cpu/none"), nullptr);
+}
+
+TEST(Registry, RejectsDuplicatesAndIncompleteBackends) {
+    EXPECT_THROW(register_backend({.name = "cpu/serial/accumulate-f32", .prepare = [](auto, auto&) { return nullptr; }}),
+                 std::logic_error);
+    EXPECT_THROW(register_backend({.name = "cpu/incomplete"}), std::logic_error);
+}
+
+}  // namespace
+}  // namespace shootout

@@ -1,0 +1,107 @@
+// The whole pipeline in-process: input, exact sum, Google Benchmark timing, CSV.
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "reporters.hpp"
+#include "runner.hpp"
+
+namespace shootout {
+namespace {
+
+struct SweepResult {
+    int status;
+    std::string out, err;
+    std::vector<std::map<std::string, std::string>> rows;
+};
+
+SweepResult sweep(std::vector<std::string> args) {
+    static bool initialised = [] {
+        std::vector<std::string> flags = {"sweep_test", "--benchmark_repetitions=3", "--benchmark_min_time=0.001"};
+        std::vector<char*> argv;
+        for (auto& f : flags) argv.push_back(f.data());
+        int argc = static_cast<int>(argv.size());
+        benchmark::Initialize(&argc, argv.data());
+        return true;
+    }();
+    (void)initialised;
+    const auto csv = std::filesystem::temp_directory_path() / ("shootout_sweep_" + std::to_string(::getpid()) + ".csv");
+    std::filesystem::remove(csv);
+    args.push_back("--csv=" + csv.string());
+    const Options options = parse_command_line(args);
+    std::ostringstream out, err;
+    SweepResult r{run_sweep(options, select_backends(options.backends), out, err), out.str(), err.str(), {}};
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    const auto header = split_csv_row(line);
+    while (std::getline(in, line)) {
+        const auto fields = split_csv_row(line);
+        auto& row = r.rows.emplace_back();
+        for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields.at(i);
+    }
+    std::filesystem::remove(csv);
+    return r;
+}
+
+// The float running total stalls at 2^24: adding 1 to 2^24 rounds back to 2^24.
+TEST(Sweep, FloatAccumulateOnOnesStallsAtTwoToTheTwentyFour) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-*", "--sizes=2^25", "--input=ones"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 2u) << r.out << r.err;
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row.at("n"), "33554432");
+        EXPECT_EQ(row.at("bytes"), "134217728");
+        EXPECT_EQ(row.at("exact"), "33554432");
+        EXPECT_EQ(row.at("input"), "ones");
+        EXPECT_EQ(row.at("threads"), "1");
+        EXPECT_GT(std::stod(row.at("gbps")), 0);
+        EXPECT_LE(std::stod(row.at("time_ns_min")), std::stod(row.at("time_ns_median")));
+        EXPECT_NEAR(std::stod(row.at("gbps")), 134217728 / std::stod(row.at("time_ns_median")), 1e-3);
+        if (row.at("backend") == "cpu/serial/accumulate-f32") {
+            EXPECT_EQ(row.at("result"), "16777216");
+            EXPECT_EQ(std::stod(row.at("rel_error")), 0.5);
+        } else {
+            EXPECT_EQ(row.at("backend"), "cpu/serial/accumulate-f64");
+            EXPECT_EQ(std::stod(row.at("rel_error")), 0.0);
+        }
+    }
+}
+
+TEST(Sweep, OneProgressLinePerMeasurement) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64", "--sizes=2^10..2^12", "--input=normal", "--seed=3"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 3u);
+    EXPECT_NE(r.out.find("[1/3] cpu/serial/accumulate-f64"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[3/3] cpu/serial/accumulate-f64"), std::string::npos) << r.out;
+    EXPECT_EQ(r.rows[0].at("seed"), "3");
+    EXPECT_LT(std::stod(r.rows[2].at("rel_error")), 1e-6);
+}
+
+TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
+    const auto path = std::filesystem::temp_directory_path() / ("shootout_input_" + std::to_string(::getpid()) + ".f32");
+    const std::vector<float> values = {0.5f, 0.25f, 1e8f, -1e8f, 0.125f};
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64", "--input=file:" + path.string()});
+    std::filesystem::remove(path);
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(r.rows[0].at("n"), "5");
+    EXPECT_EQ(r.rows[0].at("seed"), "");
+    EXPECT_EQ(r.rows[0].at("exact"), "0.875");
+    EXPECT_EQ(r.rows[0].at("input"), "file:" + path.filename().string());
+}
+
+TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f32", "--sizes=2^10,2^40"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.rows.size(), 1u);
+    EXPECT_NE(r.err.find("skipping n=2^40 (4 TiB)"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace shootout
