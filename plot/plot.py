@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""Plots and a markdown summary from the benchmark's CSV files (see plot/README.md).
+
+    python plot/plot.py [CSV ...] [--out DIR] [--backend GLOB ...] [--input NAME ...]
+                        [--host NAME ...] [--device DEV ...] [--threads N]
+
+Writes under DIR (default results/plots), each plot as PNG and SVG:
+    gbps       GB/s against size, one line per backend; CPU, GPU (and GPU incl. host->device copy)
+               panels per host, with the baseline/read ceiling and the theoretical peak
+    error      relative error against size, one panel per input distribution, per host
+    hardware   each backend across machines: one line per (CSV file, host)
+    ladder     the CUDA reduction ladder at 2^20 and 2^30 elements, with each step's speed-up
+    scaling    GB/s against thread count (only when a backend was run with several)
+    summary.md fastest and most accurate backend per host, device and size
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, NullFormatter,  # noqa: E402
+                               NullLocator)
+
+import shootout_csv as sc  # noqa: E402
+
+DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
+                "cuda+h2d": "GPU incl. host→device copy"}
+LADDER_SIZES = [2**20, 2**30]
+# One hue per family, fixed so that a backend keeps its colour whatever else is in the CSVs; members
+# of a family differ in shade, marker and dash.
+FAMILY_COLORS = {
+    "cpu/serial": "#1f77b4", "cpu/avx2": "#ff7f0e", "cpu/avx512": "#d62728",
+    "cpu/openmp": "#2ca02c", "cpu/stl": "#9467bd", "cpu/tbb": "#8c564b", "cpu/pool": "#e377c2",
+    "cpu/threads": "#bcbd22", "cuda/shuffle": "#17becf", "cuda/thrust": "#393b79",
+    "cuda/cub": "#b8860b", "cuda/atomic": "#7b4173", "cuda/ladder": "#6b6ecf",
+    "cpu/baseline": "#000000", "cuda/baseline": "#000000",
+}
+SPARE_COLORS = ["#637939", "#843c39", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363"]
+SHADES = [0.0, -0.3, 0.4, 0.2, -0.45, 0.6, -0.15]  # <0 darker, >0 lighter
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h"]
+LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2))]
+CEILING_STYLE = dict(color="black", linestyle=(0, (6, 3)), linewidth=2.2, zorder=1)
+COPY_STYLE = dict(color="dimgray", linestyle=(0, (2, 2)), linewidth=1.6, zorder=1)
+PEAK_STYLE = dict(color="crimson", linestyle=(0, (1, 1.5)), linewidth=1.8, zorder=1)
+
+plt.rcParams.update({
+    "figure.dpi": 110, "savefig.dpi": 110, "font.size": 9.5, "axes.titlesize": 10.5,
+    "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6, "legend.fontsize": 8.5,
+    "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
+})
+
+
+# ---------------------------------------------------------------------------------------------
+# Styles and axes
+
+
+def shade(color: str, amount: float):
+    rgb = np.array(matplotlib.colors.to_rgb(color))
+    target = np.ones(3) if amount > 0 else np.zeros(3)
+    return tuple(rgb + (target - rgb) * abs(amount))
+
+
+def make_styles(backends) -> dict[str, dict]:
+    """A style per backend: hue by family, shade/marker/dash by member within the family."""
+    styles = {}
+    by_family: dict[str, list[str]] = {}
+    for b in sc.sort_backends(backends):
+        by_family.setdefault(sc.family(b), []).append(b)
+    spare = iter(SPARE_COLORS * 10)
+    for fam, members in by_family.items():
+        hue = FAMILY_COLORS.get(fam) or next(spare)
+        for mi, b in enumerate(members):
+            styles[b] = dict(color=shade(hue, SHADES[mi % len(SHADES)]),
+                             marker=MARKERS[mi % len(MARKERS)],
+                             linestyle=LINESTYLES[mi % len(LINESTYLES)])
+    return styles
+
+
+def size_ticks(ax, ns, max_ticks=8, bytes_line=True):
+    """log2 x axis: ticks at 2^k with the byte size (float32) under each."""
+    ks = [math.log2(n) for n in ns if n > 0]
+    lo, hi = math.floor(min(ks)), math.ceil(max(ks))
+    if hi == lo:
+        lo, hi = lo - 1, hi + 1
+    # Ticks at multiples of a round step, so that 2^20 and 2^30 are labelled when in range.
+    for step in (1, 2, 5, 10, 20):
+        ticks = [k for k in range(lo, hi + 1) if k % step == 0]
+        if len(ticks) <= max_ticks:
+            break
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator([2.0**k for k in ticks]))
+    ax.xaxis.set_minor_locator(FixedLocator([2.0**k for k in range(lo, hi + 1)]))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, _: f"$2^{{{round(math.log2(x))}}}$" + (f"\n{sc.fmt_bytes(4 * x)}" if bytes_line else "")))
+    pad = 0.35
+    ax.set_xlim(2.0 ** (lo - pad), 2.0 ** (hi + pad))
+
+
+def gbps_axis(ax, label=True):
+    """Log GB/s axis with plain-number ticks; call after plotting (it reads the data range)."""
+    ax.set_yscale("log")
+    lo, hi = ax.get_ylim()
+    if hi / lo < 10**0.7:  # a flat line: widen so that some round values get labels
+        mid = math.sqrt(lo * hi)
+        lo, hi = mid / 10**0.35, mid * 10**0.35
+        ax.set_ylim(lo, hi)
+    decades = math.log10(hi / lo)
+    subs = (1.0,) if decades >= 2.5 else (1.0, 2.0, 5.0) if decades >= 1.2 else \
+        (1.0, 1.5, 2.0, 3.0, 5.0, 7.0)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
+    ax.yaxis.set_minor_locator(LogLocator(base=10, subs=np.arange(1, 10)))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+    if label:
+        ax.set_ylabel("throughput [GB/s]  (log scale)")
+
+
+SIZE_LABEL = "array size: elements $2^k$ (top) and bytes of float32 (bottom)  (log₂ scale)"
+
+
+def save(fig, out: Path, name: str, written: list[Path]):
+    for ext in ("png", "svg"):
+        path = out / f"{name}.{ext}"
+        fig.savefig(path, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else None)
+        written.append(path)
+    plt.close(fig)
+
+
+def host_title(speed_or_rows: pd.DataFrame, host: str, device: str) -> str:
+    rows = speed_or_rows[speed_or_rows["host"] == host]
+    if device == "cpu":
+        model = next((c for c in rows["cpu"] if c), "")
+    else:
+        model = next((g for g in rows["gpu"] if g), "")
+    return f"{host}: {model}" if model else host
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. GB/s against size
+
+
+def plot_gbps(speed: pd.DataFrame, styles, include_ladder: bool, out: Path, written: list[Path]):
+    hosts = sorted(speed["host"].unique())
+    panels = []  # (host, device)
+    for host in hosts:
+        devs = set(speed.loc[speed["host"] == host, "device"])
+        panels += [(host, d) for d in sc.DEVICES if d in devs]
+        panels += [(host, d) for d in sorted(devs - set(sc.DEVICES))]
+    if not panels:
+        return
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 4.6 * len(panels)), squeeze=False)
+    for ax, (host, device) in zip(axes[:, 0], panels):
+        rows = speed[(speed["host"] == host) & (speed["device"] == device)]
+        if not include_ladder:
+            rows = rows[~rows["backend"].apply(sc.is_ladder)]
+        handles = []
+        for b in sc.sort_backends(rows["backend"]):
+            r = rows[rows["backend"] == b].sort_values("n")
+            label = sc.series_label(b, device)
+            if sc.is_ceiling(b):
+                h, = ax.plot(r["n"], r["gbps"], label=f"ceiling: {label}", **CEILING_STYLE)
+            elif sc.is_baseline(b):
+                h, = ax.plot(r["n"], r["gbps"], label=f"reference: {label}", **COPY_STYLE)
+            else:
+                h, = ax.plot(r["n"], r["gbps"], label=label, markersize=5, linewidth=1.4,
+                             **styles[b])
+            handles.append(h)
+        # The device's memory peak says nothing about a PCIe-bound host->device series.
+        peaks = rows["peak_gbps"].dropna().unique() if device != "cuda+h2d" else []
+        for p in peaks:
+            h = ax.axhline(p, label=f"theoretical peak {p:g} GB/s", **PEAK_STYLE)
+            handles.append(h)
+        threads = int(rows["threads"].max())
+        ax.set_title(f"{host_title(rows, host, device)} — {DEVICE_TITLE.get(device, device)}"
+                     + (f" (up to {threads} threads)" if device == "cpu" else ""), loc="left")
+        size_ticks(ax, rows["n"])
+        gbps_axis(ax)
+        ax.set_xlabel(SIZE_LABEL)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+                  ncol=1 if len(handles) <= 22 else 2, title="backend", alignment="left")
+    fig.tight_layout()
+    save(fig, out, "gbps", written)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Relative error against size
+
+
+def input_order(inp: str):
+    return ({"ones": 0, "uniform": 1, "normal": 2}.get(inp, 3), inp)
+
+
+def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, written: list[Path]):
+    if not include_ladder:
+        err = err[~err["backend"].apply(sc.is_ladder)]
+    if err.empty:
+        return
+    hosts = sorted(err["host"].unique())
+    inputs = sorted(err["input"].unique(), key=input_order)
+    vals = err["rel_error"]
+    pos = vals[(vals > 0) & np.isfinite(vals)]
+    has_zero = (vals == 0).any()
+    has_nan = vals.isna().any()
+    lo_dec = math.floor(math.log10(pos.min())) if not pos.empty else -8
+    hi_dec = math.ceil(math.log10(pos.max())) if not pos.empty else 0
+    hi_dec = max(hi_dec, lo_dec + 1)
+    # Exact zeros and NaNs get bands of their own below and above the log range; each backend has
+    # its own lane in a band so that coinciding points stay visible.
+    zero_y = 10.0 ** (lo_dec - 1.6)
+    nan_y = 10.0 ** (hi_dec + 1.6)
+    band = 0.8  # decades either side of a band's centre
+    backends = sc.sort_backends(err["backend"])
+    lane = {b: (i / max(1, len(backends) - 1) - 0.5) * 2 * band * 0.8 for i, b in enumerate(backends)}
+
+    ncol = len(inputs)
+    fig, axes = plt.subplots(len(hosts), ncol, figsize=(3.6 * ncol + 0.6, 4.4 * len(hosts)),
+                             squeeze=False, sharey=True)
+    for row, host in enumerate(hosts):
+        for col, inp in enumerate(inputs):
+            ax = axes[row, col]
+            rows = err[(err["host"] == host) & (err["input"] == inp)]
+            for b in backends:
+                r = rows[rows["backend"] == b].sort_values("n")
+                if r.empty:
+                    continue
+                st = styles[b]
+                e = r["rel_error"].to_numpy(dtype=float)
+                n = r["n"].to_numpy()
+                finite = np.isfinite(e)
+                y = np.where(e == 0, zero_y * 10 ** lane[b], e)
+                ax.plot(n[finite], y[finite], color=st["color"], linestyle=st["linestyle"],
+                        linewidth=1.2, zorder=2)
+                nz = finite & (e > 0)
+                ax.plot(n[nz], y[nz], linestyle="none", marker=st["marker"], color=st["color"],
+                        markersize=5, zorder=3)
+                z = e == 0
+                ax.plot(n[z], y[z], linestyle="none", marker=st["marker"], markersize=6,
+                        markerfacecolor="white", markeredgecolor=st["color"], markeredgewidth=1.5,
+                        zorder=3)
+                nn = ~finite
+                ax.plot(n[nn], np.full(nn.sum(), nan_y * 10 ** lane[b]), linestyle="none",
+                        marker="x", color=st["color"], markersize=6, markeredgewidth=1.5, zorder=3)
+            ax.set_yscale("log")
+            if has_zero:
+                ax.axhspan(zero_y / 10**band, zero_y * 10**band, color="#e8f4e8", zorder=0)
+            if has_nan:
+                ax.axhspan(nan_y / 10**band, nan_y * 10**band, color="#f8e4e4", zorder=0)
+            bottom = zero_y / 10**(band + 0.1) if has_zero else 10.0 ** (lo_dec - 0.3)
+            top = nan_y * 10**(band + 0.1) if has_nan else 10.0 ** (hi_dec + 0.3)
+            ax.set_ylim(bottom, top)
+            step = max(1, math.ceil((hi_dec - lo_dec) / 7))
+            ticks = [10.0**d for d in range(lo_dec, hi_dec + 1, step)]
+            labels = [f"$10^{{{d}}}$" for d in range(lo_dec, hi_dec + 1, step)]
+            if has_zero:
+                ticks.insert(0, zero_y)
+                labels.insert(0, "0 (exact)")
+            if has_nan:
+                ticks.append(nan_y)
+                labels.append("nan")
+            ax.yaxis.set_major_locator(FixedLocator(ticks))
+            ax.yaxis.set_major_formatter(FuncFormatter(
+                lambda y, i, t=ticks, lab=labels: lab[t.index(y)] if y in t else ""))
+            ax.yaxis.set_minor_locator(NullLocator())
+            ns = rows["n"] if not rows.empty else err["n"]
+            size_ticks(ax, ns, max_ticks=5)
+            ax.set_title(f"input: {inp}" + (f"\n{host}" if len(hosts) > 1 else ""), loc="left")
+            if col == 0:
+                ax.set_ylabel("relative error |result−exact| / |exact|  (log scale)")
+            if row == len(hosts) - 1:
+                ax.set_xlabel("elements / bytes (log₂)")
+            if rows.empty:
+                ax.text(0.5, 0.5, "no rows", transform=ax.transAxes, ha="center", color="gray")
+    handles = [Line2D([], [], label=sc.series_label(b, "cuda"), linewidth=1.2, markersize=5,
+                      **styles[b]) for b in backends]
+    notes = [Line2D([], [], linestyle="none", marker="o", markerfacecolor="white",
+                    markeredgecolor="black", label="hollow marker: error exactly 0")]
+    if has_nan:
+        notes.append(Line2D([], [], linestyle="none", marker="x", color="black",
+                            label="x: nan (input held NaN/Inf)"))
+    fig.suptitle("Relative error against size, per input distribution"
+                 + (f" — {hosts[0]}" if len(hosts) == 1 else ""), x=0.01, ha="left",
+                 fontweight="bold")
+    fig.tight_layout()
+    fig.legend(handles=handles + notes, loc="upper left", bbox_to_anchor=(1.0, 0.95),
+               frameon=False, title="backend")
+    save(fig, out, "error", written)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Hardware comparison
+
+
+def machine_label(rows: pd.DataFrame, source: str, host: str) -> str:
+    r = rows[(rows["source"] == source) & (rows["host"] == host)]
+    cpu = next((c for c in r["cpu"] if c), "")
+    gpu = next((g for g in r["gpu"] if g), "")
+    models = " / ".join(m for m in (cpu, gpu) if m)
+    return f"{source} — {host}" + (f" ({models})" if models else "")
+
+
+def plot_hardware(speed_src: pd.DataFrame, include_ladder: bool, out: Path,
+                  written: list[Path]) -> str | None:
+    s = speed_src
+    if not include_ladder:
+        s = s[~s["backend"].apply(sc.is_ladder)]
+    machines = s[["source", "host"]].drop_duplicates().sort_values(["source", "host"])
+    machines = list(machines.itertuples(index=False, name=None))
+    if len(machines) < 2:
+        return "hardware comparison skipped: the CSVs hold only one machine"
+    s = s.assign(series=s["backend"] + "|" + s["device"])
+    counts = s.groupby("series")[["source", "host"]].apply(lambda d: len(d.drop_duplicates()))
+    series = [k for k, v in counts.items() if v >= 2]
+    if not series:
+        return "hardware comparison skipped: no backend was measured on two machines"
+    series.sort(key=lambda k: (sc.DEVICES.index(k.split("|")[1]) if k.split("|")[1] in sc.DEVICES
+                               else 9, sc.backend_sort_key(k.split("|")[0])))
+    ncol = min(4, len(series))
+    nrow = math.ceil(len(series) / ncol)
+    top_in = 0.45 + 0.2 * len(machines)  # title and legend above the panels, in inches
+    height = 3.1 * nrow + top_in
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.9 * ncol, height), squeeze=False)
+    colors = {m: plt.get_cmap("tab10")(i % 10) for i, m in enumerate(machines)}
+    markers = {m: MARKERS[i % len(MARKERS)] for i, m in enumerate(machines)}
+    widths = {m: max(1.2, 3.2 - 0.8 * i) for i, m in enumerate(machines)}
+    for ax, key in zip(axes.flat, series):
+        b, device = key.split("|")
+        rows = s[s["series"] == key]
+        for m in machines:
+            r = rows[(rows["source"] == m[0]) & (rows["host"] == m[1])].sort_values("n")
+            if not r.empty:  # earlier machines drawn wider, so that coinciding lines both show
+                ax.plot(r["n"], r["gbps"], color=colors[m], marker=markers[m],
+                        markersize=widths[m] + 3, linewidth=widths[m])
+        ax.set_title(sc.series_label(b, device), loc="left", fontsize=9.5)
+        size_ticks(ax, s["n"], max_ticks=4)  # the same x range in every panel
+        gbps_axis(ax, label=False)
+        ax.tick_params(labelsize=8)
+    for ax in axes.flat[len(series):]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("GB/s (log)")
+    fig.suptitle("Same backend across machines: GB/s (log) against elements and bytes (log₂), "
+                 "one line per CSV file and host", x=0.01, y=1 - 0.1 / height, ha="left",
+                 va="top", fontweight="bold")
+    handles = [Line2D([], [], color=colors[m], marker=markers[m], linewidth=widths[m],
+                      markersize=widths[m] + 3, label=machine_label(s, *m))
+               for m in machines]
+    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.01, 1 - 0.38 / height),
+               frameon=False, ncol=1, borderaxespad=0)
+    fig.tight_layout(rect=(0, 0, 1, 1 - top_in / height))
+    save(fig, out, "hardware", written)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. The CUDA ladder
+
+
+def plot_ladder(speed: pd.DataFrame, out: Path, written: list[Path]) -> str | None:
+    lad = speed[speed["backend"].apply(sc.is_ladder) & (speed["device"] == "cuda")]
+    lad = lad[lad["n"].isin(LADDER_SIZES)]
+    if lad.empty:
+        return "ladder plot skipped: no cuda/ladder/* rows at 2^20 or 2^30 elements"
+    hosts = sorted(lad["host"].unique())
+    sizes = [n for n in LADDER_SIZES if (lad["n"] == n).any()]
+    steps = sorted(lad["backend"].unique(), key=sc.ladder_step)
+    fig, axes = plt.subplots(len(hosts), len(sizes), figsize=(7.2 * len(sizes), 0.42 * len(steps) * len(hosts) + 1.8 * len(hosts)),
+                             squeeze=False)
+    for row, host in enumerate(hosts):
+        for col, n in enumerate(sizes):
+            ax = axes[row, col]
+            rows = lad[(lad["host"] == host) & (lad["n"] == n)]
+            base = speed[(speed["host"] == host) & (speed["device"] == "cuda") & (speed["n"] == n)
+                         & (speed["backend"] == "cuda/baseline/read")]
+            present = [b for b in steps if (rows["backend"] == b).any()]
+            ys = np.arange(len(present))
+            vals = [float(rows.loc[rows["backend"] == b, "gbps"].iloc[0]) for b in present]
+            cmap = plt.get_cmap("viridis")
+            colors = [cmap(0.15 + 0.7 * (sc.ladder_step(b) - 1) / 11) for b in present]
+            ax.barh(ys, vals, color=colors, height=0.72, zorder=2)
+            ax.set_yticks(ys, [b.removeprefix("cuda/ladder/") for b in present])
+            ax.invert_yaxis()
+            xmax = max(vals)
+            handles = []
+            if not base.empty:
+                c = float(base["gbps"].iloc[0])
+                handles.append(ax.axvline(c, label=f"ceiling cuda/baseline/read {c:.0f} GB/s",
+                                          **CEILING_STYLE))
+                xmax = max(xmax, c)
+            peak = rows["peak_gbps"].dropna()
+            if not peak.empty:
+                p = float(peak.iloc[0])
+                handles.append(ax.axvline(p, label=f"theoretical peak {p:g} GB/s", **PEAK_STYLE))
+                xmax = max(xmax, p)
+            # Values and speed-ups as labels on the right edge: they never cross bars or lines.
+            texts = []
+            for i, v in enumerate(vals):
+                text = f"{sc.fmt_gbps(v):>5} GB/s"
+                text += f"  ×{v / vals[i - 1]:.2f}" if i > 0 else " " * 8
+                texts.append(text)
+            ax.set_xlim(0, xmax * 1.06)
+            right = ax.twinx()
+            right.set_ylim(ax.get_ylim())
+            right.set_yticks(ys, texts, fontfamily="monospace", fontsize=8.5)
+            right.tick_params(axis="y", length=0)
+            right.grid(False)
+            ax.grid(axis="y", visible=False)
+            ax.set_xlabel("throughput [GB/s]  (linear)")
+            ax.set_title(f"{host_title(rows, host, 'cuda')}\nn = $2^{{{round(math.log2(n))}}}$ "
+                         f"elements ({sc.fmt_bytes(4 * n)})", loc="left")
+            if handles:
+                ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16),
+                          frameon=False, ncol=2)
+    fig.suptitle("CUDA reduction ladder: GB/s of each step; ×: speed-up over the step before",
+                 x=0.01, ha="left", fontweight="bold")
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    save(fig, out, "ladder", written)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Optional: thread scaling
+
+
+def plot_scaling(all_threads: pd.DataFrame, styles, out: Path, written: list[Path]) -> str | None:
+    s = all_threads[all_threads["device"] == "cpu"]
+    counts = s.groupby(["host", "backend", "n"])["threads"].nunique()
+    sweeps = counts[counts >= 2]
+    if sweeps.empty:
+        return None
+    hosts = sorted({h for h, _, _ in sweeps.index})
+    # Per host, the sizes with a sweep: one panel each (at most the two largest, to stay readable).
+    panels = []
+    for host in hosts:
+        ns = sorted({n for h, _, n in sweeps.index if h == host})[-2:]
+        panels += [(host, n) for n in ns]
+    ncol = min(2, len(panels))
+    nrow = math.ceil(len(panels) / ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(6.3 * ncol + 2.2, 4.2 * nrow), squeeze=False)
+    handles = {}
+    for ax, (host, n) in zip(axes.flat, panels):
+        bs = [b for (h, b, m) in sweeps.index if h == host and m == n]
+        tmax = 1
+        for b in sc.sort_backends(bs):
+            r = s[(s["host"] == host) & (s["backend"] == b) & (s["n"] == n)].sort_values("threads")
+            tmax = max(tmax, int(r["threads"].max()))
+            st = CEILING_STYLE if sc.is_ceiling(b) else dict(markersize=5, linewidth=1.4, **styles[b])
+            h, = ax.plot(r["threads"], r["gbps"], **st)
+            handles[b] = h
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(FixedLocator([2.0**k for k in range(0, int(math.log2(tmax)) + 1)]))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+        ax.xaxis.set_minor_locator(NullLocator())
+        gbps_axis(ax)
+        ax.set_xlabel("threads (log₂ scale)")
+        ax.set_title(f"{host_title(s, host, 'cpu')}\nn = $2^{{{round(math.log2(n))}}}$ "
+                     f"({sc.fmt_bytes(4 * n)})", loc="left")
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    labels = {b: (f"ceiling: {b}" if sc.is_ceiling(b) else b) for b in handles}
+    fig.suptitle("Thread scaling: GB/s against threads, for the sizes measured with several "
+                 "thread counts", x=0.01, ha="left", fontweight="bold")
+    fig.tight_layout()
+    fig.legend([handles[b] for b in sc.sort_backends(handles)],
+               [labels[b] for b in sc.sort_backends(handles)], loc="upper left",
+               bbox_to_anchor=(1.0, 0.95), frameon=False, title="backend")
+    save(fig, out, "scaling", written)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Markdown summary
+
+
+def summary_markdown(speed: pd.DataFrame, err: pd.DataFrame, files: list[str],
+                     filters: str) -> str:
+    sp = sc.with_ceiling(speed)
+    lines = ["# Accumulate shootout — summary", ""]
+    lines.append(f"From: {', '.join(files)}" + (f"  \nFilter: `{filters}`" if filters else ""))
+    lines += ["",
+              "Rules: repeated measurements → the newest row; GB/s is the median over the inputs "
+              "and seeds measured, at the largest thread count; the ceiling is the device's "
+              "`baseline/read` at the same host and size (baselines are not contenders). "
+              "Most accurate = the smallest worst-case relative error over the input "
+              "distributions (NaN inputs left out), among the backends measured on all of them; "
+              "ties go to the faster one.", ""]
+    for host in sorted(sp["host"].unique()):
+        for device in [d for d in sc.DEVICES if d in set(sp.loc[sp["host"] == host, "device"])]:
+            rows = sp[(sp["host"] == host) & (sp["device"] == device)]
+            model = host_title(rows, host, device)
+            lines.append(f"## {model} — {device}")
+            lines.append("")
+            lines.append("| n | bytes | fastest backend | GB/s | % of ceiling | threads "
+                         "| most accurate | worst rel. error |")
+            lines.append("|---|---|---|---|---|---|---|---|")
+            for n in sorted(rows["n"].unique()):
+                at = rows[(rows["n"] == n) & ~rows["backend"].apply(sc.is_baseline)]
+                if at.empty:
+                    continue
+                best = at.sort_values(["gbps", "backend"], ascending=[False, True]).iloc[0]
+                pct = best["pct_ceiling"]
+                pct_text = f"{pct:.0f}%" if math.isfinite(pct) else "— (no baseline/read)"
+                acc, acc_err = most_accurate(err, at.set_index("backend")["gbps"], host, device, n)
+                lines.append(
+                    f"| {sc.fmt_n(n)} | {sc.fmt_bytes(4 * n)} | `{best['backend']}` | "
+                    f"{sc.fmt_gbps(best['gbps'])} | {pct_text} | {int(best['threads'])} | "
+                    f"{acc} | {acc_err} |")
+            lines.append("")
+    return "\n".join(lines)
+
+
+def most_accurate(err: pd.DataFrame, gbps: pd.Series, host: str, device: str, n: int):
+    """The backend with the smallest worst-case error over the inputs, as markdown, and that error.
+    Only backends measured on as many inputs as the best-covered one compete; ties go to the
+    faster one (by `gbps`) and are named."""
+    if device == "cuda+h2d":
+        device = "cuda"  # the same kernels: their accuracy is in the cuda rows
+    e = err[(err["host"] == host) & (err["device"] == device) & (err["n"] == n)]
+    e = e[e["rel_error"].notna()]
+    if e.empty:
+        return "—", "—"
+    per = e.groupby("backend").agg(worst=("rel_error", "max"), inputs=("input", "nunique"))
+    per = per[per["inputs"] == per["inputs"].max()]
+    per["neg_gbps"] = [-float(gbps.get(b, 0.0)) for b in per.index]
+    per = per.sort_values(["worst", "neg_gbps"])
+    top = per.iloc[0]
+    ties = per[per["worst"] == top["worst"]].index.tolist()
+    if len(ties) == 1:
+        name = f"`{ties[0]}`"
+    elif len(ties) <= 3:
+        name = ", ".join(f"`{b}`" for b in ties) + " (tied)"
+    else:
+        name = f"`{ties[0]}` (+{len(ties) - 1} tied)"
+    return name, sc.fmt_error(float(top["worst"]))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(
+        description="Plots and a markdown summary from Accumulate Shootout CSV files.")
+    p.add_argument("csv", nargs="*", help="CSV files (default: results/*.csv)")
+    p.add_argument("--out", type=Path, default=sc.default_out_dir(),
+                   help="output directory (default: results/plots)")
+    p.add_argument("--backend", action="append", metavar="GLOB",
+                   help="only backends matching this glob, e.g. 'cpu/avx2/*' (repeatable); "
+                        "baseline/read rows are always kept as the ceiling")
+    p.add_argument("--input", action="append", metavar="NAME",
+                   help="only this input distribution: ones, uniform, normal, file:NAME (repeatable)")
+    p.add_argument("--host", action="append", metavar="NAME", help="only this host (repeatable)")
+    p.add_argument("--device", action="append", choices=sc.DEVICES, help="only this device (repeatable)")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="use the largest thread count not above N (default: the largest)")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.threads is not None and args.threads < 1:
+        raise sc.InputError("--threads must be at least 1")
+    raw = sc.read_csvs(args.csv)
+    files = sorted(raw["source"].unique())
+    df = sc.apply_filters(raw, backend=args.backend, input=args.input, host=args.host,
+                          device=args.device, keep_ceilings=True)
+    if args.threads is not None and not (df["threads"] <= args.threads).any():
+        raise sc.InputError(f"no rows match the filter --threads {args.threads} "
+                            f"(fewest threads present: {int(df['threads'].min())})")
+    filters = sc.describe_filters(backend=args.backend, input=args.input, host=args.host,
+                                  device=args.device)
+    if args.threads is not None:
+        filters = (filters + f" --threads {args.threads}").strip()
+    include_ladder = bool(args.backend)  # the ladder has its own plot unless asked for
+    speed = sc.speed_table(df, threads=args.threads)
+    speed_src = sc.speed_table(df, threads=args.threads, by_source=True)
+    err = sc.error_table(df, threads=args.threads)
+    styles = make_styles(raw["backend"].unique())
+
+    out = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise sc.InputError(f"{out}: cannot create the output directory: {e.strerror}") from None
+    written: list[Path] = []
+    notes = []
+    plot_gbps(speed, styles, include_ladder, out, written)
+    plot_error(err, styles, include_ladder, out, written)
+    notes.append(plot_hardware(speed_src, include_ladder, out, written))
+    notes.append(plot_ladder(speed, out, written))
+    notes.append(plot_scaling(sc.speed_table(df, all_threads=True), styles, out, written))
+    summary = out / "summary.md"
+    summary.write_text(summary_markdown(speed, err, files, filters) + "\n")
+    written.append(summary)
+    for note in notes:
+        if note:
+            print(f"note: {note}", file=sys.stderr)
+    print(f"read {len(raw)} rows from {len(files)} file(s); wrote {len(written)} files to {out}:")
+    for path in written:
+        print(f"  {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sc.run_cli(main)
