@@ -1,0 +1,41 @@
+# shellcheck shell=bash
+# Sourced by scripts/run.sh and scripts/test.sh: installs, on Debian or Ubuntu, the distribution
+# packages the build needs when they are missing, then configures and builds the release preset.
+# nvcc is optional and never installed here: without it the CUDA backends are listed as built
+# without CUDA.
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# Debian package -> what shows it is there
+declare -A BUILD_PACKAGES=(
+    [cmake]="command -v cmake"
+    [g++]="command -v g++"
+    [make]="command -v make"
+    [libbenchmark-dev]="test -f /usr/include/benchmark/benchmark.h"
+    [libgtest-dev]="test -f /usr/include/gtest/gtest.h"
+    [libtbb-dev]="test -f /usr/include/oneapi/tbb.h"
+    [python3]="command -v python3"
+)
+
+install_missing_packages() {
+    local missing=() package
+    for package in "${!BUILD_PACKAGES[@]}"; do
+        eval "${BUILD_PACKAGES[$package]}" >/dev/null 2>&1 || missing+=("$package")
+    done
+    [[ ${#missing[@]} -eq 0 ]] && return 0
+    if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "[build] missing packages: ${missing[*]}; install them with: sudo apt-get install ${missing[*]}" >&2
+        return 1
+    fi
+    echo "[build] installing missing packages: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+build_release() {
+    install_missing_packages
+    cd "$REPO_ROOT"
+    cmake --preset release
+    cmake --build --preset release --parallel "$(nproc)"
+}

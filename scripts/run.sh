@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The main job: build, run accumulate_bench --backend=all over the default sweep, appending to
+# results/<host>.csv, then redraw results/plots/. Extra arguments go to accumulate_bench.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
+build_release
+csv="results/$(hostname).csv"
+echo "[run] build/release/accumulate_bench --backend=all --csv=$csv $*" >&2
+build/release/accumulate_bench --backend=all --csv="$csv" "$@"
+"$REPO_ROOT/scripts/plot.sh"
