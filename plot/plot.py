@@ -59,7 +59,9 @@ plt.rcParams.update({
     "figure.dpi": 110, "savefig.dpi": 110, "font.size": 9.5, "axes.titlesize": 10.5,
     "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6, "legend.fontsize": 8.5,
     "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
+    "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, testable
 })
+PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "scaling"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,7 +136,11 @@ SIZE_LABEL = "array size: elements $2^k$ (top) and bytes of float32 (bottom)  (l
 def save(fig, out: Path, name: str, written: list[Path]):
     for ext in ("png", "svg"):
         path = out / f"{name}.{ext}"
-        fig.savefig(path, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else None)
+        try:
+            fig.savefig(path, bbox_inches="tight",
+                        metadata={"Date": None} if ext == "svg" else None)
+        except OSError as e:
+            raise sc.InputError(f"{path}: cannot write: {e.strerror}") from None
         written.append(path)
     plt.close(fig)
 
@@ -185,7 +191,8 @@ def plot_gbps(speed: pd.DataFrame, styles, include_ladder: bool, out: Path, writ
             handles.append(h)
         threads = int(rows["threads"].max())
         ax.set_title(f"{host_title(rows, host, device)} — {DEVICE_TITLE.get(device, device)}"
-                     + (f" (up to {threads} threads)" if device == "cpu" else ""), loc="left")
+                     + (f" (up to {threads} thread{'s' if threads > 1 else ''})"
+                        if device == "cpu" else ""), loc="left")
         size_ticks(ax, rows["n"])
         gbps_axis(ax)
         ax.set_xlabel(SIZE_LABEL)
@@ -213,20 +220,23 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
     vals = err["rel_error"]
     pos = vals[(vals > 0) & np.isfinite(vals)]
     has_zero = (vals == 0).any()
-    has_nan = vals.isna().any()
+    has_nan = (~np.isfinite(vals)).any()  # nan, or inf when a backend overflowed
+    has_inf = np.isinf(vals).any()
     lo_dec = math.floor(math.log10(pos.min())) if not pos.empty else -8
     hi_dec = math.ceil(math.log10(pos.max())) if not pos.empty else 0
     hi_dec = max(hi_dec, lo_dec + 1)
     # Exact zeros and NaNs get bands of their own below and above the log range; each backend has
     # its own lane in a band so that coinciding points stay visible.
-    zero_y = 10.0 ** (lo_dec - 1.6)
-    nan_y = 10.0 ** (hi_dec + 1.6)
-    band = 0.8  # decades either side of a band's centre
     backends = sc.sort_backends(err["backend"])
-    lane = {b: (i / max(1, len(backends) - 1) - 0.5) * 2 * band * 0.8 for i, b in enumerate(backends)}
+    # Decades either side of a band's centre: room for one lane per backend.
+    band = max(0.5, 0.06 * (hi_dec - lo_dec), 0.09 * len(backends))
+    zero_y = 10.0 ** (lo_dec - 2.6 * band)
+    nan_y = 10.0 ** (hi_dec + 2.6 * band)
+    spacing = min(0.45 * band, 1.5 * band / max(1, len(backends) - 1))
+    lane = {b: (i - (len(backends) - 1) / 2) * spacing for i, b in enumerate(backends)}
 
     ncol = len(inputs)
-    fig, axes = plt.subplots(len(hosts), ncol, figsize=(3.6 * ncol + 0.6, 4.4 * len(hosts)),
+    fig, axes = plt.subplots(len(hosts), ncol, figsize=(3.6 * ncol + 0.6, (4.4 + 0.04 * len(backends)) * len(hosts)),
                              squeeze=False, sharey=True)
     for row, host in enumerate(hosts):
         for col, inp in enumerate(inputs):
@@ -254,12 +264,17 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
                 ax.plot(n[nn], np.full(nn.sum(), nan_y * 10 ** lane[b]), linestyle="none",
                         marker="x", color=st["color"], markersize=6, markeredgewidth=1.5, zorder=3)
             ax.set_yscale("log")
+            # The bands sit apart from the log range, with a rule between: a broken axis.
             if has_zero:
                 ax.axhspan(zero_y / 10**band, zero_y * 10**band, color="#e8f4e8", zorder=0)
+                ax.axhline(zero_y * 10**(1.5 * band), color="gray", linewidth=0.8,
+                           linestyle=(0, (4, 2)), zorder=1)
             if has_nan:
                 ax.axhspan(nan_y / 10**band, nan_y * 10**band, color="#f8e4e4", zorder=0)
-            bottom = zero_y / 10**(band + 0.1) if has_zero else 10.0 ** (lo_dec - 0.3)
-            top = nan_y * 10**(band + 0.1) if has_nan else 10.0 ** (hi_dec + 0.3)
+                ax.axhline(nan_y / 10**(1.5 * band), color="gray", linewidth=0.8,
+                           linestyle=(0, (4, 2)), zorder=1)
+            bottom = zero_y / 10**(1.15 * band) if has_zero else 10.0 ** (lo_dec - 0.3)
+            top = nan_y * 10**(1.15 * band) if has_nan else 10.0 ** (hi_dec + 0.3)
             ax.set_ylim(bottom, top)
             step = max(1, math.ceil((hi_dec - lo_dec) / 7))
             ticks = [10.0**d for d in range(lo_dec, hi_dec + 1, step)]
@@ -269,7 +284,7 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
                 labels.insert(0, "0 (exact)")
             if has_nan:
                 ticks.append(nan_y)
-                labels.append("nan")
+                labels.append("nan/inf" if has_inf else "nan")
             ax.yaxis.set_major_locator(FixedLocator(ticks))
             ax.yaxis.set_major_formatter(FuncFormatter(
                 lambda y, i, t=ticks, lab=labels: lab[t.index(y)] if y in t else ""))
@@ -289,7 +304,7 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
                     markeredgecolor="black", label="hollow marker: error exactly 0")]
     if has_nan:
         notes.append(Line2D([], [], linestyle="none", marker="x", color="black",
-                            label="x: nan (input held NaN/Inf)"))
+                            label="x: nan (input held NaN/Inf)" + (" or inf" if has_inf else "")))
     fig.suptitle("Relative error against size, per input distribution"
                  + (f" — {hosts[0]}" if len(hosts) == 1 else ""), x=0.01, ha="left",
                  fontweight="bold")
@@ -583,8 +598,9 @@ def main(argv=None) -> int:
     if args.threads is not None:
         filters = (filters + f" --threads {args.threads}").strip()
     include_ladder = bool(args.backend)  # the ladder has its own plot unless asked for
-    speed = sc.speed_table(df, threads=args.threads)
-    speed_src = sc.speed_table(df, threads=args.threads, by_source=True)
+    timed = sc.speed_rows(df, explicit_input=bool(args.input))
+    speed = sc.speed_table(timed, threads=args.threads)
+    speed_src = sc.speed_table(timed, threads=args.threads, by_source=True)
     err = sc.error_table(df, threads=args.threads)
     styles = make_styles(raw["backend"].unique())
 
@@ -599,10 +615,17 @@ def main(argv=None) -> int:
     plot_error(err, styles, include_ladder, out, written)
     notes.append(plot_hardware(speed_src, include_ladder, out, written))
     notes.append(plot_ladder(speed, out, written))
-    notes.append(plot_scaling(sc.speed_table(df, all_threads=True), styles, out, written))
+    notes.append(plot_scaling(sc.speed_table(timed, all_threads=True), styles, out, written))
     summary = out / "summary.md"
     summary.write_text(summary_markdown(speed, err, files, filters) + "\n")
     written.append(summary)
+    # A plot this run did not draw must not survive from an earlier run with other data.
+    for name in PLOT_NAMES:
+        for ext in ("png", "svg"):
+            stale = out / f"{name}.{ext}"
+            if stale not in written and stale.exists():
+                stale.unlink()
+                notes.append(f"removed {stale}: not drawn from this data")
     for note in notes:
         if note:
             print(f"note: {note}", file=sys.stderr)

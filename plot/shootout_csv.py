@@ -4,8 +4,9 @@ Rules (also in plot/README.md):
   * Repeats: rows for the same (host, backend, device, threads, input, seed, n) from several runs
     are reduced to the newest one (by timestamp; on equal timestamps the later row wins).
   * Speed: one GB/s per (host, backend, device, threads, n) is the median over the inputs and seeds
-    measured there (speed does not depend on the values summed); of the thread counts, the largest
-    one is used (or the largest not above --threads).
+    measured there (speed does not depend on the values summed; `file:` inputs only when asked
+    for, or when there is nothing else); of the thread counts, the largest one is used (or the
+    largest not above --threads).
   * Ceiling: the `<cpu|cuda>/baseline/read` speed of the same host, device and n (at its largest
     thread count); "% of ceiling" is gbps / ceiling.
 """
@@ -247,6 +248,16 @@ def pick_threads(df: pd.DataFrame, group: list[str], threads: int | None) -> pd.
     return df[df["threads"] == most]
 
 
+def speed_rows(df: pd.DataFrame, explicit_input: bool = False) -> pd.DataFrame:
+    """The rows that speed comes from: generated inputs (ones, uniform, normal). `file:` inputs
+    have sizes of their own and would make lone points; they count when asked for by --input or
+    when nothing else is there."""
+    if explicit_input:
+        return df
+    generated = df[~df["input"].str.startswith("file:")]
+    return generated if not generated.empty else df
+
+
 def speed_table(df: pd.DataFrame, threads: int | None = None, by_source: bool = False,
                 all_threads: bool = False) -> pd.DataFrame:
     """One GB/s per (host, backend, device, n) [and source], see the module docstring."""
@@ -348,6 +359,8 @@ def fmt_gbps(v: float) -> str:
 def fmt_error(v: float) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "nan"
+    if math.isinf(v):
+        return "inf"
     if v == 0:
         return "0 (exact)"
     return f"{v:.2e}"
