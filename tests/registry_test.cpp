@@ -12,6 +12,25 @@ namespace {
 const std::vector<std::string> kExpectedCpu = {
     "cpu/serial/accumulate-f32",
     "cpu/serial/accumulate-f64",
+    "cpu/serial/kahan",
+    "cpu/serial/neumaier",
+    "cpu/serial/pairwise",
+    "cpu/serial/unrolled",
+    "cpu/avx2/f32",
+    "cpu/avx2/kahan",
+    "cpu/avx2/f64",
+    "cpu/avx512/f32",
+    "cpu/avx512/kahan",
+    "cpu/avx512/f64",
+    "cpu/openmp/reduction",
+    "cpu/openmp/simd",
+    "cpu/stl/par",
+    "cpu/stl/par_unseq",
+    "cpu/tbb/reduce",
+    "cpu/tbb/deterministic",
+    "cpu/pool/simd",
+    "cpu/threads/simd",
+    "cpu/baseline/read",
 };
 
 const std::vector<std::string> kExpectedCuda = {

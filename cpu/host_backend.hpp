@@ -1,0 +1,55 @@
+// Builders for CPU backends: one function of the whole input on the calling thread, or a parallel
+// Reduction made for a thread count.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "backend.hpp"
+
+namespace shootout {
+
+using UnavailableReason = std::function<std::optional<std::string>()>;
+
+template <class Result>
+Backend serial_backend(std::string name, std::string description, Result (*sum)(const float*, std::size_t),
+                       UnavailableReason unavailable_reason = {}) {
+    return {
+        .name = std::move(name),
+        .device = Device::cpu,
+        .description = std::move(description),
+        .unavailable_reason = std::move(unavailable_reason),
+        .prepare = [sum](std::span<const float> input, const PrepareOptions&) {
+            return make_host_reduction(input, [sum](std::span<const float> x) { return sum(x.data(), x.size()); });
+        },
+    };
+}
+
+// make(input, threads) returns the prepared std::unique_ptr<Reduction>.
+template <class MakeReduction>
+Backend parallel_backend(std::string name, std::string description, MakeReduction make,
+                         UnavailableReason unavailable_reason = {}) {
+    return {
+        .name = std::move(name),
+        .device = Device::cpu,
+        .description = std::move(description),
+        .parallel = true,
+        .unavailable_reason = std::move(unavailable_reason),
+        .prepare = [make](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return make(input, options.threads);
+        },
+    };
+}
+
+// A parallel backend this build cannot run at all: listed, with the reason, under its stable name.
+inline Backend unavailable_backend(std::string name, std::string description, std::string reason) {
+    auto make = [name](std::span<const float>, int) -> std::unique_ptr<Reduction> {
+        throw std::logic_error(name + ": prepared, but this build cannot run it");
+    };
+    return parallel_backend(std::move(name), std::move(description), make,
+                            [reason = std::move(reason)]() -> std::optional<std::string> { return reason; });
+}
+
+}  // namespace shootout

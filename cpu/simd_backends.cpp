@@ -1,0 +1,35 @@
+// One thread, explicit SIMD: the seed article's three AVX2 kernels, written right, and the same
+// three with AVX-512. Each is available only where the CPU runs its instruction set.
+#include "host_backend.hpp"
+#include "simd_kernels.hpp"
+
+namespace shootout {
+namespace {
+
+struct InstructionSet {
+    std::string name;   // in the backend's name: "avx2"
+    std::string label;  // in its description: "AVX2"
+    std::optional<std::string> (*unavailable)();
+    simd::SumToFloat f32, kahan;
+    simd::SumToDouble f64;
+};
+
+bool register_instruction_set(const InstructionSet& isa) {
+    const std::string prefix = "cpu/" + isa.name + "/";
+    register_backend(serial_backend(prefix + "f32", isa.label + ", float lanes, 8 independent vector accumulators",
+                                    isa.f32, isa.unavailable));
+    register_backend(serial_backend(prefix + "kahan",
+                                    isa.label + ", Kahan-compensated float lanes, lanes combined by Neumaier summation",
+                                    isa.kahan, isa.unavailable));
+    register_backend(serial_backend(prefix + "f64", isa.label + ", each float widened and added in double lanes",
+                                    isa.f64, isa.unavailable));
+    return true;
+}
+
+[[maybe_unused]] const bool registered_avx2 = register_instruction_set(
+    {"avx2", "AVX2", simd::avx2_unavailable, simd::sum_avx2_f32, simd::sum_avx2_kahan, simd::sum_avx2_f64});
+[[maybe_unused]] const bool registered_avx512 = register_instruction_set(
+    {"avx512", "AVX-512", simd::avx512_unavailable, simd::sum_avx512_f32, simd::sum_avx512_kahan, simd::sum_avx512_f64});
+
+}  // namespace
+}  // namespace shootout

@@ -1,0 +1,49 @@
+// The summing kernels every SIMD and parallel CPU backend is built from: plain functions over one
+// contiguous range (any length, any alignment), and the run-time choice of the widest one this CPU
+// runs.
+//
+// Each instruction set's kernels live in their own source file compiled with that set's target flags
+// (simd_avx2.cpp, simd_avx512.cpp); only call them after the matching *_unavailable() said nullopt.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace shootout::simd {
+
+using SumToFloat = float (*)(const float* x, std::size_t n);
+using SumToDouble = double (*)(const float* x, std::size_t n);
+
+// Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
+float sum_avx2_f32(const float* x, std::size_t n);
+float sum_avx512_f32(const float* x, std::size_t n);
+
+// Kahan-compensated float lanes; the lanes' sums and compensations are combined with Neumaier's
+// compensated summation at the end.
+float sum_avx2_kahan(const float* x, std::size_t n);
+float sum_avx512_kahan(const float* x, std::size_t n);
+
+// Each float widened to double before it is added: double lanes, several independent accumulators.
+double sum_avx2_f64(const float* x, std::size_t n);
+double sum_avx512_f64(const float* x, std::size_t n);
+
+// Portable loops with independent accumulators (the compiler vectorises them for the baseline ISA):
+// the fallbacks on CPUs with neither AVX2 nor AVX-512.
+inline constexpr std::size_t kUnrolledAccumulators = 16;
+float sum_unrolled_f32(const float* x, std::size_t n);
+double sum_unrolled_f64(const float* x, std::size_t n);
+
+// Why this CPU cannot run the kernels of that instruction set, or nullopt when it can.
+std::optional<std::string> avx2_unavailable();
+std::optional<std::string> avx512_unavailable();
+
+// The widest kernels this CPU runs: AVX-512, else AVX2, else the portable loops.
+struct Best {
+    const char* isa;  // "avx512", "avx2" or "portable"
+    SumToFloat sum_f32;
+    SumToDouble sum_f64;
+};
+const Best& best();
+
+}  // namespace shootout::simd

@@ -1,0 +1,104 @@
+// The per-range agents behind simd_kernels.hpp, written once for every instruction set.
+//
+// Isa supplies the primitives (vector types, lane counts, loads, adds, stores); Policy the tuning
+// (independent accumulators per kernel). Only simd_avx2.cpp and simd_avx512.cpp include this, each
+// with its own target flags; everything here is a template of Isa or always inlined, so no
+// out-of-line copy compiled for one instruction set can serve a caller of another.
+//
+// Every kernel:
+//   - runs Accumulators independent vector chains over full blocks, so the add latency is hidden,
+//   - then takes the rest one vector at a time into accumulator 0, the last vector with a masked load
+//     that reads only the remaining floats and fills the other lanes with +0 (no scalar tail, no read
+//     past the end),
+//   - uses unaligned loads throughout: any start address works.
+#pragma once
+
+#include <cstddef>
+
+#include "compensated.hpp"
+
+namespace shootout::simd {
+
+// Adds v[0..N) as a balanced tree, in place; returns v[0]. N a power of two.
+template <class T, int N, class Add>
+[[gnu::always_inline]] inline T tree_sum(T (&v)[N], Add add) {
+    static_assert(N > 0 && (N & (N - 1)) == 0, "a power of two");
+    for (int width = N / 2; width > 0; width /= 2)
+        for (int i = 0; i < width; ++i) v[i] = add(v[i], v[i + width]);
+    return v[0];
+}
+
+// Lane values of a vector, summed as a balanced tree.
+template <class Isa, class Scalar, class Vector>
+[[gnu::always_inline]] inline Scalar horizontal_sum(Vector v) {
+    constexpr int lanes = sizeof(Vector) / sizeof(Scalar);
+    Scalar lane[lanes];
+    Isa::store(lane, v);
+    return tree_sum(lane, [](Scalar a, Scalar b) { return a + b; });
+}
+
+// Applies step(accumulator, vector) over x[0, n), Accumulators vectors at a time; the rest one
+// vector at a time into accumulator 0, the last one masked. Load(p) and LoadFirst(p, count) read one
+// vector; count < lanes.
+template <std::size_t Lanes, int Accumulators, class Load, class LoadFirst, class Step>
+[[gnu::always_inline]] inline void for_each_vector(const float* x, std::size_t n, Load load, LoadFirst load_first,
+                                                   Step step) {
+    constexpr std::size_t block = Lanes * Accumulators;
+    std::size_t i = 0;
+    for (; i + block <= n; i += block)
+        for (int a = 0; a < Accumulators; ++a) step(a, load(x + i + a * Lanes));
+    for (; i + Lanes <= n; i += Lanes) step(0, load(x + i));
+    if (i < n) step(0, load_first(x + i, n - i));
+}
+
+template <class Isa, class Policy>
+float sum_f32(const float* x, std::size_t n) {
+    using Floats = typename Isa::Floats;
+    Floats acc[Policy::f32_accumulators];
+    for (auto& a : acc) a = Isa::zero_floats();
+    for_each_vector<Isa::float_lanes, Policy::f32_accumulators>(
+        x, n, Isa::load, Isa::load_first, [&](int a, Floats v) { acc[a] = Isa::add(acc[a], v); });
+    return horizontal_sum<Isa, float>(tree_sum(acc, [](Floats a, Floats b) { return Isa::add(a, b); }));
+}
+
+template <class Isa, class Policy>
+double sum_f64(const float* x, std::size_t n) {
+    using Doubles = typename Isa::Doubles;
+    Doubles acc[Policy::f64_accumulators];
+    for (auto& a : acc) a = Isa::zero_doubles();
+    for_each_vector<Isa::double_lanes, Policy::f64_accumulators>(
+        x, n, Isa::load_widened, Isa::load_first_widened, [&](int a, Doubles v) { acc[a] = Isa::add(acc[a], v); });
+    return horizontal_sum<Isa, double>(tree_sum(acc, [](Doubles a, Doubles b) { return Isa::add(a, b); }));
+}
+
+// Kahan in every lane of every accumulator. The seed article's version stopped one vector early and
+// returned the lanes' sums without their compensations; here every lane's (sum, compensation) pair
+// goes into one scalar Neumaier sum, so nothing a lane recovered is dropped at the end.
+template <class Isa, class Policy>
+float sum_kahan(const float* x, std::size_t n) {
+    using Floats = typename Isa::Floats;
+    constexpr int accumulators = Policy::kahan_accumulators;
+    Floats sum[accumulators], compensation[accumulators];
+    for (int a = 0; a < accumulators; ++a) sum[a] = compensation[a] = Isa::zero_floats();
+    for_each_vector<Isa::float_lanes, accumulators>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+        const Floats y = Isa::sub(v, compensation[a]);
+        const Floats t = Isa::add(sum[a], y);
+        // Past an overflow or an infinity, (t - sum) - y is inf - inf: keep t's infinity instead.
+        compensation[a] = Isa::zero_where_not_finite(t, Isa::sub(Isa::sub(t, sum[a]), y));
+        sum[a] = t;
+    });
+    constexpr int lanes = static_cast<int>(Isa::float_lanes);
+    float lane_sum[lanes], lane_compensation[lanes];
+    NeumaierSum<float> total;
+    for (int a = 0; a < accumulators; ++a) {
+        Isa::store(lane_sum, sum[a]);
+        Isa::store(lane_compensation, compensation[a]);
+        for (int l = 0; l < lanes; ++l) {
+            total.add(lane_sum[l]);
+            total.add(-lane_compensation[l]);
+        }
+    }
+    return total.result();
+}
+
+}  // namespace shootout::simd

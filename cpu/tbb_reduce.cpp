@@ -1,0 +1,62 @@
+// oneTBB parallel_reduce and parallel_deterministic_reduce around the widest SIMD float->double
+// kernel, in an arena of the requested thread count.
+#include "host_backend.hpp"
+
+#ifdef SHOOTOUT_HAVE_TBB
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_reduce.h>
+
+#include <functional>
+
+#include "simd_kernels.hpp"
+#include "tbb_threads.hpp"
+#endif
+
+namespace shootout {
+namespace {
+
+const std::string kReduce = "cpu/tbb/reduce", kDeterministic = "cpu/tbb/deterministic";
+const std::string kReduceDescription =
+    "oneTBB parallel_reduce (auto partitioner) in a task_arena, widest SIMD float->double kernel per range";
+const std::string kDeterministicDescription =
+    "oneTBB parallel_deterministic_reduce, simple partitioner: the same split and joins, so the same bits, for any thread count";
+
+#ifdef SHOOTOUT_HAVE_TBB
+// Floats per leaf range, at least: 256 KiB, tens of microseconds of streaming against a task's
+// cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the thread count.
+constexpr std::size_t kGrain = std::size_t{1} << 16;
+
+double reduce(std::span<const float> x) {
+    const simd::SumToDouble kernel = simd::best().sum_f64;
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, x.size(), kGrain), 0.0,
+        [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
+        std::plus<>());
+}
+
+double deterministic_reduce(std::span<const float> x) {
+    const simd::SumToDouble kernel = simd::best().sum_f64;
+    return tbb::parallel_deterministic_reduce(
+        tbb::blocked_range<std::size_t>(0, x.size(), kGrain), 0.0,
+        [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
+        std::plus<>(), tbb::simple_partitioner());
+}
+
+template <class Sum>
+Backend tbb_backend(const std::string& name, const std::string& description, Sum sum) {
+    return parallel_backend(name, description,
+                            [sum](std::span<const float> input, int threads) { return make_arena_reduction(input, threads, sum); });
+}
+
+[[maybe_unused]] const bool registered_reduce = register_backend(tbb_backend(kReduce, kReduceDescription, reduce));
+[[maybe_unused]] const bool registered_deterministic =
+    register_backend(tbb_backend(kDeterministic, kDeterministicDescription, deterministic_reduce));
+#else
+[[maybe_unused]] const bool registered_reduce =
+    register_backend(unavailable_backend(kReduce, kReduceDescription, "built without oneTBB"));
+[[maybe_unused]] const bool registered_deterministic =
+    register_backend(unavailable_backend(kDeterministic, kDeterministicDescription, "built without oneTBB"));
+#endif
+
+}  // namespace
+}  // namespace shootout

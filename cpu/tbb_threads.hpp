@@ -1,0 +1,48 @@
+// oneTBB threads for one backend, and reductions that run inside them. Only with oneTBB.
+//
+// Threads are not pinned: oneTBB's model is work stealing over whichever cores the OS gives its
+// workers, and the arena limits how many take part.
+#pragma once
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "backend.hpp"
+
+namespace shootout {
+
+// An arena of exactly `threads` slots, the calling thread in one of them. The process-wide worker
+// limit is raised to at least `threads` while it lives: by default oneTBB runs no more threads than
+// the machine has, and an arena of 7 on 2 cores would quietly run 2.
+class TbbThreads {
+public:
+    explicit TbbThreads(int threads)
+        : limit_(tbb::global_control::max_allowed_parallelism,
+                 static_cast<std::size_t>(std::max(threads, tbb::info::default_concurrency()))),
+          arena_(threads) {
+        arena_.initialize();
+    }
+
+    template <class F>
+    auto execute(F&& f) {
+        return arena_.execute(std::forward<F>(f));
+    }
+
+private:
+    tbb::global_control limit_;
+    tbb::task_arena arena_;
+};
+
+// A Reduction that runs sum(input) inside its own arena of `threads`.
+template <class Sum>
+std::unique_ptr<Reduction> make_arena_reduction(std::span<const float> input, int threads, Sum sum) {
+    return make_host_reduction(input, [tbb = std::make_unique<TbbThreads>(threads), sum](std::span<const float> x) {
+        return tbb->execute([&] { return sum(x); });
+    });
+}
+
+}  // namespace shootout

@@ -1,0 +1,95 @@
+#include "thread_pool.hpp"
+
+#include <immintrin.h>
+#include <pthread.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace shootout {
+namespace {
+
+// About 10-30 microseconds of pause instructions, depending on the CPU's pause latency.
+constexpr int kSpins = 1 << 10;
+
+// Returns once value differs from old (acquire); spins first, then sleeps on the futex.
+template <class T>
+T wait_for_change(const std::atomic<T>& value, T old) {
+    for (int spin = 0; spin < kSpins; ++spin) {
+        const T now = value.load(std::memory_order_acquire);
+        if (now != old) return now;
+        _mm_pause();
+    }
+    for (;;) {
+        value.wait(old, std::memory_order_acquire);
+        const T now = value.load(std::memory_order_acquire);
+        if (now != old) return now;
+    }
+}
+
+void pin_to(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // best effort: a refusal costs speed only
+}
+
+}  // namespace
+
+ThreadPool::ThreadPool(int threads) {
+    if (threads < 1) throw std::invalid_argument("ThreadPool: threads must be at least 1, not " + std::to_string(threads));
+    if (pthread_getaffinity_np(pthread_self(), sizeof caller_affinity_, &caller_affinity_) == 0 &&
+        CPU_COUNT(&caller_affinity_) >= threads) {
+        for (int cpu = 0; cpu < CPU_SETSIZE && static_cast<int>(cpus_.size()) < threads; ++cpu)
+            if (CPU_ISSET(cpu, &caller_affinity_)) cpus_.push_back(cpu);
+        pin_to(cpus_[0]);
+        caller_pinned_ = true;
+    }
+    workers_.reserve(static_cast<std::size_t>(threads - 1));
+    try {
+        for (int part = 1; part < threads; ++part) workers_.emplace_back([this, part] { work(part); });
+    } catch (const std::system_error& e) {
+        stop();
+        throw std::runtime_error(std::string("ThreadPool: starting a thread: ") + e.what());
+    }
+}
+
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop() {
+    if (!workers_.empty()) {
+        stopping_ = true;
+        generation_.fetch_add(1, std::memory_order_release);
+        generation_.notify_all();
+        for (auto& worker : workers_) worker.join();
+        workers_.clear();
+    }
+    if (caller_pinned_) {
+        pthread_setaffinity_np(pthread_self(), sizeof caller_affinity_, &caller_affinity_);
+        caller_pinned_ = false;
+    }
+}
+
+void ThreadPool::run_erased(void* task, void (*invoke)(void*, int)) {
+    task_ = task;
+    invoke_ = invoke;
+    remaining_.store(static_cast<std::uint32_t>(workers_.size()), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();  // a system call only when some worker is asleep
+    invoke(task, 0);
+    for (std::uint32_t left = remaining_.load(std::memory_order_acquire); left != 0;)
+        left = wait_for_change(remaining_, left);
+}
+
+void ThreadPool::work(int part) {
+    if (!cpus_.empty()) pin_to(cpus_[static_cast<std::size_t>(part)]);
+    std::uint32_t seen = 0;
+    for (;;) {
+        seen = wait_for_change(generation_, seen);
+        if (stopping_) return;
+        invoke_(task_, part);
+        if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
+    }
+}
+
+}  // namespace shootout

@@ -1,0 +1,58 @@
+// A persistent pool of threads that runs one task on all of them at once: the calling thread takes
+// part 0 and the pool's threads parts 1 .. size() - 1.
+//
+// Waiting: a waiting thread spins for a few microseconds (the next run of a benchmark loop, or the
+// last worker finishing, usually comes within that) and then sleeps in the kernel on the atomic
+// (futex), so an idle pool costs no CPU.
+//
+// Pinning: when there are no more threads than CPUs this process may run on, part k runs on the
+// k-th of those CPUs, the calling thread included (its own affinity is restored when the pool is
+// destroyed). With the usual x86 Linux numbering that is one thread per physical core first, then
+// the SMT siblings. With more threads than CPUs nothing is pinned.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include <sched.h>
+
+namespace shootout {
+
+class ThreadPool {
+public:
+    explicit ThreadPool(int threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+    // Calls task(part) for every part in [0, size()), concurrently; returns when all have returned.
+    // task must not throw.
+    template <class Task>
+    void run(Task& task) {
+        run_erased(&task, [](void* t, int part) { (*static_cast<Task*>(t))(part); });
+    }
+
+private:
+    void run_erased(void* task, void (*invoke)(void*, int));
+    void work(int part);
+    void stop();  // joins the workers and restores the caller's affinity
+
+    // Written before generation_ is bumped (release), read after it is seen (acquire).
+    void* task_ = nullptr;
+    void (*invoke_)(void*, int) = nullptr;
+    bool stopping_ = false;
+
+    alignas(64) std::atomic<std::uint32_t> generation_{0};  // bumped once per run
+    alignas(64) std::atomic<std::uint32_t> remaining_{0};   // parts still running
+
+    std::vector<int> cpus_;  // CPU of each part when pinned; empty when not
+    bool caller_pinned_ = false;
+    cpu_set_t caller_affinity_{};
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace shootout

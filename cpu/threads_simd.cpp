@@ -1,0 +1,38 @@
+// The same work as cpu/pool/simd, with threads started and joined on every call: the variant the
+// seed article contrasts with a pool. Threads are not pinned: the OS places each new one.
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "host_backend.hpp"
+#include "simd_kernels.hpp"
+#include "static_chunks.hpp"
+
+namespace shootout {
+namespace {
+
+double sum_on_new_threads(std::span<const float> x, PartialSums& partials, simd::SumToDouble kernel) {
+    auto sum_part = [&](int part) { sum_chunk(x, partials, part, kernel); };
+    {
+        std::vector<std::jthread> threads;
+        threads.reserve(static_cast<std::size_t>(partials.size() - 1));
+        try {
+            for (int part = 1; part < partials.size(); ++part) threads.emplace_back(sum_part, part);
+        } catch (const std::system_error& e) {
+            throw std::runtime_error(std::string("cpu/threads/simd: starting a std::thread: ") + e.what());
+        }
+        sum_part(0);
+    }  // joined here
+    return partials.total();
+}
+
+[[maybe_unused]] const bool registered = register_backend(parallel_backend(
+    "cpu/threads/simd", "std::threads started and joined on every call, static chunks, widest SIMD float->double kernel",
+    [](std::span<const float> input, int threads) {
+        return make_host_reduction(input, [partials = PartialSums(threads), kernel = simd::best().sum_f64](
+                                              std::span<const float> x) mutable { return sum_on_new_threads(x, partials, kernel); });
+    }));
+
+}  // namespace
+}  // namespace shootout
