@@ -34,6 +34,26 @@ const std::vector<std::string> kExpectedCpu = {
 };
 
 const std::vector<std::string> kExpectedCuda = {
+    "cuda/atomic/grid",
+    "cuda/baseline/copy",
+    "cuda/baseline/read",
+    "cuda/cub",
+    "cuda/ladder/01-interleaved-global",
+    "cuda/ladder/02-interleaved-shared",
+    "cuda/ladder/03-branching-global",
+    "cuda/ladder/04-branching-shared",
+    "cuda/ladder/05-sequential-global",
+    "cuda/ladder/06-sequential-shared",
+    "cuda/ladder/07-first-add-during-load",
+    "cuda/ladder/08-warp-unrolled",
+    "cuda/ladder/09-complete-unroll",
+    "cuda/ladder/10-grid-stride",
+    "cuda/ladder/11-vector-loads",
+    "cuda/ladder/12-shuffle-down",
+    "cuda/shuffle",
+    "cuda/shuffle-f64",
+    "cuda/shuffle-kahan",
+    "cuda/thrust",
 };
 
 TEST(Registry, HoldsExactlyTheExpectedBackends) {

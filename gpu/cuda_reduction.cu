@@ -1,0 +1,175 @@
+#include "cuda_reduction.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <utility>
+
+#include "backend.hpp"
+#include "cuda_check.hpp"
+#include "device.hpp"
+#include "device_buffer.cuh"
+
+namespace shootout::cuda {
+namespace {
+
+// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
+// ResourceExhausted, so the harness skips the size instead of failing.
+template <class F>
+decltype(auto) naming_failures(const std::string& backend, F&& f) {
+    try {
+        return std::forward<F>(f)();
+    } catch (const ResourceExhausted& e) {
+        throw ResourceExhausted(backend + ": " + e.what());
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(backend + ": " + e.what());
+    }
+}
+
+class Stream {
+public:
+    Stream() { SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~Stream() { cudaStreamDestroy(stream_); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    operator cudaStream_t() const { return stream_; }
+
+private:
+    cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+public:
+    Event() { SHOOTOUT_CUDA_CHECK(cudaEventCreate(&event_)); }
+    ~Event() { cudaEventDestroy(event_); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    operator cudaEvent_t() const { return event_; }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
+// Copies of the input in device memory, each starting on a 256-byte boundary. Below 4x the L2 size
+// there are enough of them to span 4x the L2, and successive runs take them in turn: by the time a
+// copy comes round again, the other copies have pushed it out of L2, so no run reads a warm cache.
+class InputCopies {
+public:
+    InputCopies(std::span<const float> input, bool rotate) : n_(input.size()), stride_((n_ + 63) / 64 * 64) {
+        const std::size_t copy_bytes = std::max<std::size_t>(stride_, 64) * sizeof(float);
+        const std::size_t span_bytes = 4 * device_properties().l2_bytes;
+        count_ = rotate && copy_bytes < span_bytes ? (span_bytes + copy_bytes - 1) / copy_bytes : 1;
+        data_ = DeviceBuffer<float>(stride_ * count_);
+        if (n_ == 0) return;
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(data_.get(), input.data(), input.size_bytes(), cudaMemcpyHostToDevice));
+        // Doubling: each copy call duplicates every copy made so far.
+        for (std::size_t made = 1; made < count_;) {
+            const std::size_t more = std::min(made, count_ - made);
+            SHOOTOUT_CUDA_CHECK(cudaMemcpy(data_.get() + made * stride_, data_.get(), more * stride_ * sizeof(float),
+                                           cudaMemcpyDeviceToDevice));
+            made += more;
+        }
+    }
+
+    float* next() {
+        float* copy = data_.get() + next_ * stride_;
+        next_ = (next_ + 1) % count_;
+        return copy;
+    }
+
+private:
+    std::size_t n_, stride_, count_ = 1, next_ = 0;
+    DeviceBuffer<float> data_;
+};
+
+template <class Result>
+class CudaReduction final : public Reduction {
+public:
+    CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const float> input, bool include_transfer)
+        : spec_(spec), n_(input.size()), transfer_(include_transfer), copies_(input, !include_transfer), out_(1) {
+        if (spec.writes_input && !transfer_ && n_ > 0) {
+            pristine_ = DeviceBuffer<float>(n_);
+            SHOOTOUT_CUDA_CHECK(cudaMemcpy(pristine_.get(), copies_.next(), bytes(), cudaMemcpyDeviceToDevice));
+        }
+        if (transfer_) {
+            staging_ = PinnedBuffer<float>(n_);
+            if (n_ > 0) std::memcpy(staging_.get(), input.data(), bytes());
+            host_out_ = PinnedBuffer<Result>(1);
+        }
+        if (n_ > 0) sum_ = spec.make(n_);
+    }
+
+    std::optional<double> run() override {
+        return naming_failures(spec_.name, [&] {
+            float* in = copies_.next();
+            SHOOTOUT_CUDA_CHECK(cudaEventRecord(start_, stream_));
+            if (transfer_ && n_ > 0)
+                SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(in, staging_.get(), bytes(), cudaMemcpyHostToDevice, stream_));
+            if (n_ > 0) sum_->enqueue(in, out_.get(), stream_);
+            else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, sizeof(Result), stream_));  // the empty sum
+            if (transfer_ && !library_result())
+                SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(host_out_.get(), out_.get(), sizeof(Result), cudaMemcpyDeviceToHost, stream_));
+            SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+            SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(stop_));
+            float ms = 0;
+            SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+            if (pristine_.get())  // stream-ordered before the next run's start event, so never timed
+                SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(in, pristine_.get(), bytes(), cudaMemcpyDeviceToDevice, stream_));
+            return static_cast<double>(ms) * 1e-3;
+        });
+    }
+
+    double result() override {
+        return naming_failures(spec_.name, [&] {
+            if (auto sum = library_result()) return *sum;
+            if (transfer_) return static_cast<double>(*host_out_.get());
+            Result sum{};
+            SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+            SHOOTOUT_CUDA_CHECK(cudaMemcpy(&sum, out_.get(), sizeof sum, cudaMemcpyDeviceToHost));
+            return static_cast<double>(sum);
+        });
+    }
+
+private:
+    std::size_t bytes() const { return n_ * sizeof(float); }
+    std::optional<double> library_result() const { return sum_ ? sum_->host_result() : std::nullopt; }
+
+    const CudaBackendSpec<Result>& spec_;
+    std::size_t n_;
+    bool transfer_;
+    Stream stream_;
+    Event start_, stop_;
+    InputCopies copies_;
+    DeviceBuffer<float> pristine_;
+    DeviceBuffer<Result> out_;
+    PinnedBuffer<float> staging_;
+    PinnedBuffer<Result> host_out_;
+    std::unique_ptr<DeviceSum<Result>> sum_;
+};
+
+}  // namespace
+
+template <class Result>
+bool register_cuda_backend(CudaBackendSpec<Result> spec) {
+    // The Backend's functions outlive this call and share the spec.
+    auto shared = std::make_shared<const CudaBackendSpec<Result>>(std::move(spec));
+    return register_backend({
+        .name = shared->name,
+        .device = Device::cuda,
+        .description = shared->description,
+        .timing = Timing::device_events,
+        .supports_transfer = true,
+        .unavailable_reason = why_no_device,
+        .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return naming_failures(shared->name, [&] {
+                return std::make_unique<CudaReduction<Result>>(*shared, input, options.include_transfer);
+            });
+        },
+        .device_info = device_info,
+    });
+}
+
+template bool register_cuda_backend<float>(CudaBackendSpec<float>);
+template bool register_cuda_backend<double>(CudaBackendSpec<double>);
+
+}  // namespace shootout::cuda

@@ -1,0 +1,147 @@
+// Every registered CUDA backend against the exact sum. Without a usable GPU every test reports
+// skipped, with the reason the backend gives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "backend.hpp"
+#include "exact_sum.hpp"
+#include "inputs.hpp"
+
+namespace shootout {
+namespace {
+
+std::vector<const Backend*> cuda_backends() {
+    std::vector<const Backend*> list;
+    for (const auto& b : registered_backends())
+        if (b.device == Device::cuda) list.push_back(&b);
+    return list;
+}
+
+// cuda/baseline/copy moves the input and sums nothing.
+bool sums(const Backend& backend) { return backend.name != "cuda/baseline/copy"; }
+
+double sum_with(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
+    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
+    const std::optional<double> seconds = reduction->run();
+    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
+    reduction->run();  // a second call must give the same, from scratch
+    return reduction->result();
+}
+
+// Values -1, 0 and 1: every partial sum of any order is an integer no larger in magnitude than n,
+// exact in float below 2^24, so every correct summation order returns the exact sum and a skipped,
+// repeated or misread element changes it.
+std::vector<float> small_integers(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> value(-1, 1);
+    std::vector<float> v(n);
+    for (float& x : v) x = static_cast<float>(value(rng));
+    return v;
+}
+
+class EveryCudaBackend : public ::testing::TestWithParam<const Backend*> {
+protected:
+    void SetUp() override {
+        if (auto reason = GetParam()->why_unavailable()) GTEST_SKIP() << *reason;
+    }
+    const Backend& backend() const { return *GetParam(); }
+    void expect_exact(std::span<const float> input, bool include_transfer = false) {
+        if (!sums(backend())) {
+            EXPECT_TRUE(std::isnan(sum_with(backend(), input, include_transfer))) << "a copy reports no sum";
+            return;
+        }
+        EXPECT_EQ(sum_with(backend(), input, include_transfer), exact_sum(input).round())
+            << "n=" << input.size() << (include_transfer ? " with transfer" : "");
+    }
+};
+
+TEST_P(EveryCudaBackend, EmptyIsZero) {
+    if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
+    EXPECT_EQ(sum_with(backend(), {}), 0.0);
+    EXPECT_EQ(sum_with(backend(), {}, true), 0.0);
+}
+
+// The small and odd sizes: compute-sanitizer runs these (scripts/gpu_check.sh).
+TEST_P(EveryCudaBackend, ExactOnSmallAndOddSizes) {
+    const auto data = small_integers(1000003 + 3, 1);
+    for (std::size_t n : {1u, 31u, 1000u, 1000003u})
+        for (std::size_t offset : {0u, 3u}) expect_exact(std::span<const float>(data).subspan(offset, n));
+}
+
+TEST_P(EveryCudaBackend, ExactOn2To24Plus5) {
+    const auto data = small_integers((1u << 24) + 5, 2);
+    expect_exact(data);
+}
+
+TEST_P(EveryCudaBackend, ExactWithHostToDeviceTransfer) {
+    const auto data = small_integers(1000003, 3);
+    expect_exact(data, true);
+}
+
+// Above 2^31 elements, where 32-bit indices wrap. Ones every 257 elements and in the last 1000, zeros
+// elsewhere: the sum (under 2^24) is exact in any order, and a lost or repeated stretch, the end
+// past 2^31 included, changes it.
+TEST_P(EveryCudaBackend, ExactAbove2To31Elements) {
+    static const std::vector<float> data = [] {
+        std::vector<float> v((std::size_t{1} << 31) + 1001, 0.0f);
+        for (std::size_t i = 0; i < v.size(); i += 257) v[i] = 1.0f;
+        std::fill(v.end() - 1000, v.end(), 1.0f);
+        return v;
+    }();
+    static const double exact = exact_sum(data).round();
+    if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
+    try {
+        EXPECT_EQ(sum_with(backend(), data), exact);
+    } catch (const ResourceExhausted& e) {
+        GTEST_SKIP() << "the device lacks the memory: " << e.what();
+    }
+}
+
+// Any order of n - 1 additions in precision u is within (n - 1) u / (1 - (n - 1) u) * sum |x| of S
+// (Higham, eq. 4.4). Double accumulation uses u = 2^-53, then one rounding to the double result;
+// Kahan's compensated float is within 2u + O(n u^2) of S times sum |x|, here 4u.
+TEST_P(EveryCudaBackend, WithinItsErrorBoundOnUniformData) {
+    if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
+    std::vector<float> v((1 << 22) + 3);
+    fill(v, Distribution::uniform, 5);
+    const double s = exact_sum(v).round();  // all positive: sum |x| = S
+    const double n = static_cast<double>(v.size());
+    const auto recursive = [&](double u) { return (n - 1) * u / (1 - (n - 1) * u) * s; };
+    double bound = recursive(0x1p-24);
+    if (backend().name.ends_with("-f64")) bound = recursive(0x1p-53) + 0x1p-53 * s;
+    if (backend().name.ends_with("-kahan")) bound = 4 * 0x1p-24 * s;
+    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound);
+}
+
+TEST_P(EveryCudaBackend, NanAndInfinityPropagate) {
+    if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
+    for (std::size_t n : {1u, 33u, 1000003u})
+        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
+            std::vector<float> v(n, 1.0f);
+            v[where] = std::numeric_limits<float>::quiet_NaN();
+            EXPECT_TRUE(std::isnan(sum_with(backend(), v))) << "NaN at " << where << " of " << n;
+            v[where] = std::numeric_limits<float>::infinity();
+            EXPECT_EQ(sum_with(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
+        }
+}
+
+TEST_P(EveryCudaBackend, NamesItsDevice) {
+    ASSERT_TRUE(backend().device_info);
+    const DeviceInfo info = backend().device_info();
+    EXPECT_FALSE(info.name.empty());
+    EXPECT_GT(info.peak_gbps, 0) << info.name;
+    EXPECT_EQ(backend().timing, Timing::device_events);
+    EXPECT_TRUE(backend().supports_transfer);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryCudaBackend, ::testing::ValuesIn(cuda_backends()), [](const auto& info) {
+    std::string name = info.param->name;
+    for (char& c : name) if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+});
+
+}  // namespace
+}  // namespace shootout
