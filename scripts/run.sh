@@ -6,5 +6,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
 build_release
 csv="results/$(hostname).csv"
 echo "[run] build/release/accumulate_bench --backend=all --csv=$csv $*" >&2
-build/release/accumulate_bench --backend=all --csv="$csv" "$@"
+status=0
+build/release/accumulate_bench --backend=all --csv="$csv" "$@" || status=$?
+# Redraw even when some case was skipped (exit 1): the rows that were measured are in the CSV.
 "$REPO_ROOT/scripts/plot.sh"
+exit "$status"
