@@ -53,23 +53,29 @@ private:
 // Copies of the input in device memory, each starting on a 256-byte boundary. Below 4x the L2 size
 // there are enough of them to span 4x the L2, and successive runs take them in turn: by the time a
 // copy comes round again, the other copies have pushed it out of L2, so no run reads a warm cache.
+// The copies are made on the backend's stream: a non-blocking stream does not wait for copies on the
+// legacy default stream.
 class InputCopies {
 public:
-    InputCopies(std::span<const float> input, bool rotate) : n_(input.size()), stride_((n_ + 63) / 64 * 64) {
+    InputCopies(std::span<const float> input, bool rotate, cudaStream_t stream)
+        : n_(input.size()), stride_((n_ + 63) / 64 * 64) {
         const std::size_t copy_bytes = std::max<std::size_t>(stride_, 64) * sizeof(float);
         const std::size_t span_bytes = 4 * device_properties().l2_bytes;
         count_ = rotate && copy_bytes < span_bytes ? (span_bytes + copy_bytes - 1) / copy_bytes : 1;
         data_ = DeviceBuffer<float>(stride_ * count_);
         if (n_ == 0) return;
-        SHOOTOUT_CUDA_CHECK(cudaMemcpy(data_.get(), input.data(), input.size_bytes(), cudaMemcpyHostToDevice));
+        SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(data_.get(), input.data(), input.size_bytes(), cudaMemcpyHostToDevice, stream));
         // Doubling: each copy call duplicates every copy made so far.
         for (std::size_t made = 1; made < count_;) {
             const std::size_t more = std::min(made, count_ - made);
-            SHOOTOUT_CUDA_CHECK(cudaMemcpy(data_.get() + made * stride_, data_.get(), more * stride_ * sizeof(float),
-                                           cudaMemcpyDeviceToDevice));
+            SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(data_.get() + made * stride_, data_.get(), more * stride_ * sizeof(float),
+                                                cudaMemcpyDeviceToDevice, stream));
             made += more;
         }
+        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
+
+    const float* first() const { return data_.get(); }
 
     float* next() {
         float* copy = data_.get() + next_ * stride_;
@@ -86,10 +92,10 @@ template <class Result>
 class CudaReduction final : public Reduction {
 public:
     CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const float> input, bool include_transfer)
-        : spec_(spec), n_(input.size()), transfer_(include_transfer), copies_(input, !include_transfer), out_(1) {
+        : spec_(spec), n_(input.size()), transfer_(include_transfer), copies_(input, !include_transfer, stream_), out_(1) {
         if (spec.writes_input && !transfer_ && n_ > 0) {
             pristine_ = DeviceBuffer<float>(n_);
-            SHOOTOUT_CUDA_CHECK(cudaMemcpy(pristine_.get(), copies_.next(), bytes(), cudaMemcpyDeviceToDevice));
+            SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), copies_.first(), bytes(), cudaMemcpyDeviceToDevice, stream_));
         }
         if (transfer_) {
             staging_ = PinnedBuffer<float>(n_);
@@ -97,6 +103,7 @@ public:
             host_out_ = PinnedBuffer<Result>(1);
         }
         if (n_ > 0) sum_ = spec.make(n_);
+        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
     std::optional<double> run() override {

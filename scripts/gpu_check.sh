@@ -24,7 +24,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,cl
 note "$(head -1 "$out/gpu.txt")"
 
 if [[ $steps == *tests* ]]; then
-    "$bundle/gpu_backends_test" > "$out/gpu_tests.log" 2>&1
+    timeout 300 "$bundle/gpu_backends_test" > "$out/gpu_tests.log" 2>&1
     note "gpu_backends_test: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/gpu_tests.log" | tr '\n' ' ')"
     grep -E '^\[  FAILED  \]' "$out/gpu_tests.log" | head -20
     "$bundle/harness_tests" --gtest_filter='Registry.*' > "$out/registry_tests.log" 2>&1
@@ -35,7 +35,7 @@ if [[ $steps == *sanitize* ]]; then
     # The hand-written kernels at one small and one odd size; library code (CUB, Thrust) excluded.
     hand_written='cuda/shuffle*,cuda/ladder/*,cuda/atomic/grid,cuda/baseline/read'
     for tool in memcheck racecheck; do
-        compute-sanitizer --tool "$tool" --error-exitcode 99 \
+        timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 99 \
             "$bundle/accumulate_bench" --backend="$hand_written" --sizes=1024,1000003 \
             --benchmark_repetitions=1 --benchmark_min_time=0.001 > "$out/$tool.log" 2>&1
         note "$tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
