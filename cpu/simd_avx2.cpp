@@ -10,10 +10,7 @@ namespace {
 struct Avx2 {
     using Floats = __m256;
     using Doubles = __m256d;
-    static constexpr std::size_t float_lanes = 8, double_lanes = 4;
 
-    static Floats zero_floats() { return _mm256_setzero_ps(); }
-    static Doubles zero_doubles() { return _mm256_setzero_pd(); }
     static Floats add(Floats a, Floats b) { return _mm256_add_ps(a, b); }
     static Doubles add(Doubles a, Doubles b) { return _mm256_add_pd(a, b); }
     static Floats sub(Floats a, Floats b) { return _mm256_sub_ps(a, b); }
@@ -40,8 +37,10 @@ struct Avx2 {
 
 // 16 ymm registers: 8 accumulators (and 4 for Kahan, which needs two each plus temporaries) keep
 // enough adds in flight to cover the 4-cycle add latency at two adds per cycle.
+// Prefetch 4 KiB ahead: far enough to cover DRAM latency at one core's streaming rate.
 struct Avx2Policy {
     static constexpr int f32_accumulators = 8, f64_accumulators = 8, kahan_accumulators = 4;
+    static constexpr std::size_t prefetch_bytes = 4096;
 };
 
 }  // namespace

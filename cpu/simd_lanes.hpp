@@ -1,7 +1,7 @@
 // The per-range agents behind simd_kernels.hpp, written once for every instruction set.
 //
-// Isa supplies the primitives (vector types, lane counts, loads, adds, stores); Policy the tuning
-// (independent accumulators per kernel). Only simd_avx2.cpp and simd_avx512.cpp include this, each
+// Isa supplies the primitives (vector types, loads, adds, stores); Policy the tuning
+// (independent accumulators per kernel, software prefetch distance). Only simd_avx2.cpp and simd_avx512.cpp include this, each
 // with its own target flags; everything here is a template of Isa or always inlined, so no
 // out-of-line copy compiled for one instruction set can serve a caller of another.
 //
@@ -40,35 +40,46 @@ template <class Isa, class Scalar, class Vector>
 // Applies step(accumulator, vector) over x[0, n), Accumulators vectors at a time; the rest one
 // vector at a time into accumulator 0, the last one masked. Load(p) and LoadFirst(p, count) read one
 // vector; count < lanes.
-template <std::size_t Lanes, int Accumulators, class Load, class LoadFirst, class Step>
+//
+// Each block also prefetches the block PrefetchBytes ahead. Without it one core keeps too few cache
+// lines in flight once a kernel spends several instructions per line (widening, Kahan): streaming
+// from DRAM, the f64 and Kahan kernels fell 10-20% behind the plain float kernel; with it all three
+// match (cpu/PERFORMANCE.md). Only addresses inside x are prefetched.
+template <std::size_t Lanes, int Accumulators, std::size_t PrefetchBytes, class Load, class LoadFirst, class Step>
 [[gnu::always_inline]] inline void for_each_vector(const float* x, std::size_t n, Load load, LoadFirst load_first,
                                                    Step step) {
-    constexpr std::size_t block = Lanes * Accumulators;
+    constexpr std::size_t block = Lanes * Accumulators, ahead = PrefetchBytes / sizeof(float), line = 64 / sizeof(float);
     std::size_t i = 0;
-    for (; i + block <= n; i += block)
+    for (; i + block <= n; i += block) {
+        if (i + ahead + block <= n)
+            for (std::size_t l = 0; l < block; l += line) __builtin_prefetch(x + i + ahead + l, 0, 3);
         for (int a = 0; a < Accumulators; ++a) step(a, load(x + i + a * Lanes));
+    }
     for (; i + Lanes <= n; i += Lanes) step(0, load(x + i));
     if (i < n) step(0, load_first(x + i, n - i));
 }
 
+// Plain lanes: Accumulators vectors of Scalar (float lanes, or floats widened into double lanes).
+template <class Isa, class Scalar, int Accumulators, std::size_t PrefetchBytes, class Load, class LoadFirst>
+[[gnu::always_inline]] inline Scalar sum_lanes(const float* x, std::size_t n, Load load, LoadFirst load_first) {
+    using Vector = decltype(load(x));
+    constexpr std::size_t lanes = sizeof(Vector) / sizeof(Scalar);
+    Vector acc[Accumulators];
+    for (auto& a : acc) a = Vector{};
+    for_each_vector<lanes, Accumulators, PrefetchBytes>(x, n, load, load_first,
+                                                        [&](int a, Vector v) { acc[a] = Isa::add(acc[a], v); });
+    return horizontal_sum<Isa, Scalar>(tree_sum(acc, [](Vector a, Vector b) { return Isa::add(a, b); }));
+}
+
 template <class Isa, class Policy>
 float sum_f32(const float* x, std::size_t n) {
-    using Floats = typename Isa::Floats;
-    Floats acc[Policy::f32_accumulators];
-    for (auto& a : acc) a = Isa::zero_floats();
-    for_each_vector<Isa::float_lanes, Policy::f32_accumulators>(
-        x, n, Isa::load, Isa::load_first, [&](int a, Floats v) { acc[a] = Isa::add(acc[a], v); });
-    return horizontal_sum<Isa, float>(tree_sum(acc, [](Floats a, Floats b) { return Isa::add(a, b); }));
+    return sum_lanes<Isa, float, Policy::f32_accumulators, Policy::prefetch_bytes>(x, n, Isa::load, Isa::load_first);
 }
 
 template <class Isa, class Policy>
 double sum_f64(const float* x, std::size_t n) {
-    using Doubles = typename Isa::Doubles;
-    Doubles acc[Policy::f64_accumulators];
-    for (auto& a : acc) a = Isa::zero_doubles();
-    for_each_vector<Isa::double_lanes, Policy::f64_accumulators>(
-        x, n, Isa::load_widened, Isa::load_first_widened, [&](int a, Doubles v) { acc[a] = Isa::add(acc[a], v); });
-    return horizontal_sum<Isa, double>(tree_sum(acc, [](Doubles a, Doubles b) { return Isa::add(a, b); }));
+    return sum_lanes<Isa, double, Policy::f64_accumulators, Policy::prefetch_bytes>(x, n, Isa::load_widened,
+                                                                                    Isa::load_first_widened);
 }
 
 // Kahan in every lane of every accumulator. The seed article's version stopped one vector early and
@@ -78,22 +89,22 @@ template <class Isa, class Policy>
 float sum_kahan(const float* x, std::size_t n) {
     using Floats = typename Isa::Floats;
     constexpr int accumulators = Policy::kahan_accumulators;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
     Floats sum[accumulators], compensation[accumulators];
-    for (int a = 0; a < accumulators; ++a) sum[a] = compensation[a] = Isa::zero_floats();
-    for_each_vector<Isa::float_lanes, accumulators>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+    for (int a = 0; a < accumulators; ++a) sum[a] = compensation[a] = Floats{};
+    for_each_vector<lanes, accumulators, Policy::prefetch_bytes>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
         const Floats y = Isa::sub(v, compensation[a]);
         const Floats t = Isa::add(sum[a], y);
         // Past an overflow or an infinity, (t - sum) - y is inf - inf: keep t's infinity instead.
         compensation[a] = Isa::zero_where_not_finite(t, Isa::sub(Isa::sub(t, sum[a]), y));
         sum[a] = t;
     });
-    constexpr int lanes = static_cast<int>(Isa::float_lanes);
     float lane_sum[lanes], lane_compensation[lanes];
     NeumaierSum<float> total;
     for (int a = 0; a < accumulators; ++a) {
         Isa::store(lane_sum, sum[a]);
         Isa::store(lane_compensation, compensation[a]);
-        for (int l = 0; l < lanes; ++l) {
+        for (std::size_t l = 0; l < lanes; ++l) {
             total.add(lane_sum[l]);
             total.add(-lane_compensation[l]);
         }

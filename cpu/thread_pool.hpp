@@ -1,7 +1,7 @@
 // A persistent pool of threads that runs one task on all of them at once: the calling thread takes
 // part 0 and the pool's threads parts 1 .. size() - 1.
 //
-// Waiting: a waiting thread spins for a few microseconds (the next run of a benchmark loop, or the
+// Waiting: a waiting thread spins for 3 to 50 microseconds (the next run of a benchmark loop, or the
 // last worker finishing, usually comes within that) and then sleeps in the kernel on the atomic
 // (futex), so an idle pool costs no CPU.
 //
