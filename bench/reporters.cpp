@@ -136,10 +136,17 @@ std::string describe_size(std::uint64_t n) {
     return std::to_string(n) + " (" + amount + ")";
 }
 
+std::string progress_counter(std::size_t index, std::size_t total) {
+    char counter[48];
+    if (total) std::snprintf(counter, sizeof counter, "[%zu/%zu]", index, total);
+    else std::snprintf(counter, sizeof counter, "[%zu]", index);
+    return counter;
+}
+
 std::string progress_line(std::size_t index, std::size_t total, const Measurement& m) {
     char line[512];
-    std::snprintf(line, sizeof line, "[%zu/%zu] %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e",
-                  index, total, m.backend.c_str(), m.device.c_str(), describe_size(m.n).c_str(), m.threads,
+    std::snprintf(line, sizeof line, "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e",
+                  progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), describe_size(m.n).c_str(), m.threads,
                   m.input.c_str(), m.gbps, m.time_ns_median, m.rel_error);
     return line;
 }

@@ -45,6 +45,9 @@ private:
 // "2^20 (4 MiB)" or "1000003 (3.8 MiB)"
 std::string describe_size(std::uint64_t n);
 
+// "[3/40]", or "[3]" when the total is 0: not known, because a --benchmark_filter is set.
+std::string progress_counter(std::size_t index, std::size_t total);
+
 // One line per finished measurement.
 std::string progress_line(std::size_t index, std::size_t total, const Measurement& m);
 

@@ -189,6 +189,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     }
 
     const std::size_t total = sizes.size() * make_cases(backends, options, 0).size();
+    const bool filtered = benchmark::GetBenchmarkFilter() != "." && !benchmark::GetBenchmarkFilter().empty();
     std::size_t done = 0;
     int status = 0;
     PreparedCase prepared;
@@ -237,7 +238,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             Case& c = *by_name.at(name);
             ++done;
             if (!timing.error.empty()) {
-                (c.exhausted ? out : err) << "[" << done << "/" << total << "] " << c.backend->name << " n=" << describe_size(n)
+                (c.exhausted ? out : err) << progress_counter(done, filtered ? 0 : total) << ' ' << c.backend->name << " n=" << describe_size(n)
                                           << (c.exhausted ? ": skipped: " : ": FAILED: ") << timing.error << '\n';
                 status = 1;
                 return;
@@ -255,7 +256,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 .result = c.result.value_or(0), .exact = exact_value, .rel_error = relative_error(c.result.value_or(0), exact),
                 .peak_gbps = device_info.count(c.backend) ? device_info[c.backend].peak_gbps : 0,
             };
-            out << progress_line(done, total, m) << std::endl;
+            out << progress_line(done, filtered ? 0 : total, m) << std::endl;
             if (csv) csv->write(m);
             if (json) json->write(m);
         });
