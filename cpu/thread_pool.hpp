@@ -1,9 +1,9 @@
 // A persistent pool of threads that runs one task on all of them at once: the calling thread takes
 // part 0 and the pool's threads parts 1 .. size() - 1.
 //
-// Waiting: a waiting thread spins for 3 to 50 microseconds (the next run of a benchmark loop, or the
-// last worker finishing, usually comes within that) and then sleeps in the kernel on the atomic
-// (futex), so an idle pool costs no CPU.
+// Waiting: a waiting thread spins for up to 2 ms (back-to-back calls, and the last worker finishing,
+// come well within that) and then sleeps in the kernel on the atomic (futex), so an idle pool costs
+// no CPU.
 //
 // Pinning: when there are no more threads than CPUs this process may run on, part k runs on the
 // k-th of those CPUs, the calling thread included (its own affinity is restored when the pool is
