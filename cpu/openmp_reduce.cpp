@@ -1,8 +1,10 @@
 // OpenMP: the seed article's reduction clause on floats, and one team running the SIMD kernel.
 //
 // Placement is OpenMP's: OMP_PLACES / OMP_PROC_BIND from the environment, read when the runtime
-// starts. For results, run with OMP_PLACES=cores OMP_PROC_BIND=close: one thread per core in CPU
-// order, the placement cpu/pool/simd and cpu/baseline/read pin themselves to.
+// starts; the published sweeps leave them unset. With OMP_PROC_BIND set, libgomp's idle threads keep
+// spinning on their cores after each region (measured: oneTBB and std::thread backends run after it
+// at half speed on 2 cores, at one core's speed on 16), so bind only when measuring OpenMP alone
+// (--backend=cpu/openmp/*).
 #include <omp.h>
 
 #include <stdexcept>
