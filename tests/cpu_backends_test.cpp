@@ -6,6 +6,7 @@
 #include <random>
 
 #include "backend.hpp"
+#include "backend_params.hpp"
 #include "exact_sum.hpp"
 #include "inputs.hpp"
 
@@ -73,12 +74,7 @@ TEST_P(EveryCpuBackend, WithinTheRecursiveSummationBoundOnUniformData) {
     EXPECT_LE(std::abs(sum_with(*GetParam(), v) - s), nu / (1 - nu) * s);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryCpuBackend, ::testing::ValuesIn(available_cpu_backends()),
-                         [](const auto& info) {
-                             std::string name = info.param->name;
-                             for (char& c : name) if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Registry, EveryCpuBackend, ::testing::ValuesIn(available_cpu_backends()), backend_test_name);
 
 }  // namespace
 }  // namespace shootout

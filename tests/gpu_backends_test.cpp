@@ -7,6 +7,7 @@
 #include <random>
 
 #include "backend.hpp"
+#include "backend_params.hpp"
 #include "exact_sum.hpp"
 #include "inputs.hpp"
 
@@ -137,11 +138,7 @@ TEST_P(EveryCudaBackend, NamesItsDevice) {
     EXPECT_TRUE(backend().supports_transfer);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryCudaBackend, ::testing::ValuesIn(cuda_backends()), [](const auto& info) {
-    std::string name = info.param->name;
-    for (char& c : name) if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return name;
-});
+INSTANTIATE_TEST_SUITE_P(Registry, EveryCudaBackend, ::testing::ValuesIn(cuda_backends()), backend_test_name);
 
 }  // namespace
 }  // namespace shootout
