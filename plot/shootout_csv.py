@@ -3,6 +3,8 @@
 Rules (also in plot/README.md):
   * Repeats: rows for the same (host, backend, device, threads, input, seed, n) from several runs
     are reduced to the newest one (by timestamp; on equal timestamps the later row wins).
+  * Machines: a host name that appears in several files names several machines; it is shown as
+    "host (file)".
   * Speed: one GB/s per (host, backend, device, threads, n) is the median over the inputs and seeds
     measured there (speed does not depend on the values summed; `file:` inputs only when asked
     for, or when there is nothing else); of the thread counts, the largest one is used (or the
@@ -153,6 +155,11 @@ def read_csvs(paths: Sequence[str]) -> pd.DataFrame:
     files = expand_paths(paths)
     frames = [read_csv(p) for p in files]
     df = pd.concat(frames, ignore_index=True)
+    # Host names do not tell machines apart (cloud VMs are often all "vm"): a host name found in
+    # several files is qualified by its file, so two machines' rows are never merged.
+    files_per_host = df.groupby("host")["source"].nunique()
+    shared = df["host"].isin(files_per_host[files_per_host > 1].index)
+    df.loc[shared, "host"] = df.loc[shared, "host"] + " (" + df.loc[shared, "source"].str.removesuffix(".csv") + ")"
     df["order"] = range(len(df))  # file order, then line order: breaks timestamp ties
     return df
 

@@ -150,6 +150,16 @@ def test_newest_row_wins_over_an_older_repeat():
     assert tbb["gbps"].iloc[0] < 60  # not the 70 GB/s of the older run
 
 
+def test_one_host_name_in_two_files_is_two_machines(tmp_path):
+    # Cloud VMs are often all "vm": the same host name in two files must not merge two machines.
+    for name in ["a.csv", "b.csv"]:
+        text = RYZEN.read_text().replace("ws-ryzen", "vm")
+        (tmp_path / name).write_text(text)
+    df = sc.read_csvs([str(tmp_path / "a.csv"), str(tmp_path / "b.csv")])
+    assert set(df["host"]) == {"vm (a)", "vm (b)"}
+    assert set(sc.read_csvs([str(tmp_path / "a.csv")])["host"]) == {"vm"}
+
+
 def test_speed_is_the_median_over_seeds_and_inputs():
     df = sc.read_csvs([str(RYZEN)])
     speed = sc.speed_table(df)
