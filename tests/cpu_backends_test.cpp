@@ -6,7 +6,7 @@
 #include <random>
 
 #include "backend.hpp"
-#include "backend_params.hpp"
+#include "backend_test_support.hpp"
 #include "exact_sum.hpp"
 #include "inputs.hpp"
 
@@ -27,17 +27,6 @@ double sum_with(const Backend& backend, std::span<const float> input, int thread
     return reduction->result();
 }
 
-// Small integers: every partial sum of any order stays an integer below 2^24 in magnitude, so
-// every correct algorithm, float or not, returns the exact sum. A skipped, repeated or misread
-// element changes the result.
-std::vector<float> small_integers(std::size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> value(-8, 8);
-    std::vector<float> v(n);
-    for (float& x : v) x = static_cast<float>(value(rng));
-    return v;
-}
-
 class EveryCpuBackend : public ::testing::TestWithParam<const Backend*> {};
 
 TEST_P(EveryCpuBackend, EmptyIsZero) {
@@ -45,7 +34,7 @@ TEST_P(EveryCpuBackend, EmptyIsZero) {
 }
 
 TEST_P(EveryCpuBackend, ExactOnLaneRemaindersAndUnalignedStarts) {
-    const auto data = small_integers(1000003 + 16, 1);
+    const auto data = small_integers(1000003 + 16, 8, 1);
     for (std::size_t n : {1u, 7u, 9u, 15u, 17u, 33u, 1000u, 1000003u})
         for (std::size_t offset : {0u, 1u, 3u}) {
             const std::span<const float> input(data.data() + offset, n);

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "backend.hpp"
-#include "backend_params.hpp"
+#include "backend_test_support.hpp"
 #include "exact_sum.hpp"
 #include "inputs.hpp"
 
@@ -30,17 +30,6 @@ double sum_with(const Backend& backend, std::span<const float> input, bool inclu
     EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
     reduction->run();  // a second call must give the same, from scratch
     return reduction->result();
-}
-
-// Values -1, 0 and 1: every partial sum of any order is an integer no larger in magnitude than n,
-// exact in float below 2^24, so every correct summation order returns the exact sum and a skipped,
-// repeated or misread element changes it.
-std::vector<float> small_integers(std::size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> value(-1, 1);
-    std::vector<float> v(n);
-    for (float& x : v) x = static_cast<float>(value(rng));
-    return v;
 }
 
 class EveryCudaBackend : public ::testing::TestWithParam<const Backend*> {
@@ -67,18 +56,18 @@ TEST_P(EveryCudaBackend, EmptyIsZero) {
 
 // The small and odd sizes: compute-sanitizer runs these (scripts/gpu_check.sh).
 TEST_P(EveryCudaBackend, ExactOnSmallAndOddSizes) {
-    const auto data = small_integers(1000003 + 3, 1);
+    const auto data = small_integers(1000003 + 3, 1, 1);
     for (std::size_t n : {1u, 31u, 1000u, 1000003u})
         for (std::size_t offset : {0u, 3u}) expect_exact(std::span<const float>(data).subspan(offset, n));
 }
 
 TEST_P(EveryCudaBackend, ExactOn2To24Plus5) {
-    const auto data = small_integers((1u << 24) + 5, 2);
+    const auto data = small_integers((1u << 24) + 5, 1, 2);
     expect_exact(data);
 }
 
 TEST_P(EveryCudaBackend, ExactWithHostToDeviceTransfer) {
-    const auto data = small_integers(1000003, 3);
+    const auto data = small_integers(1000003, 1, 3);
     expect_exact(data, true);
 }
 
