@@ -21,10 +21,48 @@ namespace shootout {
 enum class Device { cpu, cuda };
 
 std::string_view to_string(Device device);
+std::string_view to_string(Accumulator accumulator);
+std::string_view to_string(Order order);
+std::string_view to_string(Reproducibility reproducibility);
+std::string_view to_string(Role role);
 
 // Who measures a run: the harness on the host's wall clock, or the backend itself with device
 // events around the device work only.
 enum class Timing { host_wall_clock, device_events };
+
+// What the backend carries its running sum in. Tests derive each backend's error bound from this
+// (with its Order), and the plots group and mark backends by it.
+enum class Accumulator {
+    f32,              // float additions
+    f64,              // each float widened, double additions
+    compensated_f32,  // float sum plus a float compensation (Kahan, Neumaier, TwoSum)
+    exact,            // the exact sum, rounded once
+    none,             // sums nothing (a copy)
+};
+
+// How the additions are arranged; with the accumulator it bounds the rounding error.
+enum class Order {
+    sequential,     // one running total, element by element
+    lanes,          // a fixed number of independent totals (SIMD lanes, unrolled registers), combined at the end
+    pairwise,       // blocked pairwise (recursive halving)
+    thread_chunks,  // one contiguous chunk per thread, each summed in order, then the partials combined
+    tree,           // a device's grid: per-thread partials combined by a fixed reduction tree
+    unordered,      // whatever order the library or atomics pick
+};
+
+// Whether the same input gives the same bits.
+enum class Reproducibility {
+    none,              // may differ from run to run (dynamic scheduling, atomics)
+    per_thread_count,  // the same bits on every run at one thread count; may change with it
+    any_thread_count,  // the same bits on every run and for every thread count
+};
+
+// What a row of this backend measures.
+enum class Role {
+    reduction,       // sums the input
+    ceiling,         // the fastest read of the input this device manages: what reductions are judged against
+    reference_copy,  // moves the input without summing it (result NaN), for scale
+};
 
 struct PrepareOptions {
     int threads = 1;                // used by parallel backends only
@@ -46,6 +84,10 @@ public:
     // measured around the device work; host-timed backends return std::nullopt.
     virtual std::optional<double> run() = 0;
 
+    // Backends with Backend::batches: enqueues `calls` reductions back to back (inputs rotating as in
+    // run()) between one pair of events, waits once, and returns the seconds of the whole batch.
+    virtual double run_batch(int /*calls*/) { throw std::logic_error("run_batch() on a backend that does not batch"); }
+
     // The sum of the last run(), widened to double. Device backends copy it back here, once, after
     // timing.
     virtual double result() = 0;
@@ -58,6 +100,13 @@ struct Backend {
     Timing timing = Timing::host_wall_clock;
     bool parallel = false;           // honours PrepareOptions::threads
     bool supports_transfer = false;  // honours PrepareOptions::include_transfer
+    bool batches = false;            // implements Reduction::run_batch(): rows for both timing rules
+
+    // Traits: facts the tests, --list, the CSV and the plots read; never guessed from the name.
+    Accumulator accumulator = Accumulator::f32;
+    Order order = Order::sequential;
+    Reproducibility reproducibility = Reproducibility::none;
+    Role role = Role::reduction;
 
     // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
     // An empty function means always available.

@@ -12,6 +12,47 @@ std::string_view to_string(Device device) {
     return "unknown";
 }
 
+std::string_view to_string(Accumulator accumulator) {
+    switch (accumulator) {
+        case Accumulator::f32: return "f32";
+        case Accumulator::f64: return "f64";
+        case Accumulator::compensated_f32: return "compensated_f32";
+        case Accumulator::exact: return "exact";
+        case Accumulator::none: return "none";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(Order order) {
+    switch (order) {
+        case Order::sequential: return "sequential";
+        case Order::lanes: return "lanes";
+        case Order::pairwise: return "pairwise";
+        case Order::thread_chunks: return "thread_chunks";
+        case Order::tree: return "tree";
+        case Order::unordered: return "unordered";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(Reproducibility reproducibility) {
+    switch (reproducibility) {
+        case Reproducibility::none: return "none";
+        case Reproducibility::per_thread_count: return "per_thread_count";
+        case Reproducibility::any_thread_count: return "any_thread_count";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(Role role) {
+    switch (role) {
+        case Role::reduction: return "reduction";
+        case Role::ceiling: return "ceiling";
+        case Role::reference_copy: return "reference_copy";
+    }
+    return "unknown";
+}
+
 namespace {
 // A function-local static: backends register from other translation units' static initialisers,
 // whose order relative to this file's is unspecified.
@@ -24,6 +65,8 @@ std::vector<Backend>& storage() {
 bool register_backend(Backend backend) {
     if (backend.name.empty() || !backend.prepare)
         throw std::logic_error("register_backend: a backend needs a name and a prepare step");
+    if ((backend.role == Role::reference_copy) != (backend.accumulator == Accumulator::none))
+        throw std::logic_error("register_backend: '" + backend.name + "': exactly the reference copies sum nothing");
     auto& backends = storage();
     if (find_backend(backend.name) != nullptr)
         throw std::logic_error("register_backend: '" + backend.name + "' is registered twice");
