@@ -21,10 +21,6 @@ namespace shootout {
 enum class Device { cpu, cuda };
 
 std::string_view to_string(Device device);
-std::string_view to_string(Accumulator accumulator);
-std::string_view to_string(Order order);
-std::string_view to_string(Reproducibility reproducibility);
-std::string_view to_string(Role role);
 
 // Who measures a run: the harness on the host's wall clock, or the backend itself with device
 // events around the device work only.
@@ -62,6 +58,19 @@ enum class Role {
     reduction,       // sums the input
     ceiling,         // the fastest read of the input this device manages: what reductions are judged against
     reference_copy,  // moves the input without summing it (result NaN), for scale
+};
+
+std::string_view to_string(Accumulator accumulator);
+std::string_view to_string(Order order);
+std::string_view to_string(Reproducibility reproducibility);
+std::string_view to_string(Role role);
+
+// Facts about a backend that the tests, --list, the CSV and the plots read: never guessed from its name.
+struct Traits {
+    Accumulator accumulator = Accumulator::f32;
+    Order order = Order::sequential;
+    Reproducibility reproducibility = Reproducibility::none;
+    Role role = Role::reduction;
 };
 
 struct PrepareOptions {
@@ -102,11 +111,7 @@ struct Backend {
     bool supports_transfer = false;  // honours PrepareOptions::include_transfer
     bool batches = false;            // implements Reduction::run_batch(): rows for both timing rules
 
-    // Traits: facts the tests, --list, the CSV and the plots read; never guessed from the name.
-    Accumulator accumulator = Accumulator::f32;
-    Order order = Order::sequential;
-    Reproducibility reproducibility = Reproducibility::none;
-    Role role = Role::reduction;
+    Traits traits = {};
 
     // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
     // An empty function means always available.
@@ -141,6 +146,9 @@ bool register_backend(Backend backend);
 const std::vector<Backend>& registered_backends();
 
 const Backend* find_backend(std::string_view name);
+
+// Why this build has no backends for a device at all ("built without CUDA ..."), or nullopt.
+std::optional<std::string> device_support(Device device);
 
 // A Reduction for host backends that are one function of the input: the harness times fn(input).
 template <class SumFunction>

@@ -138,6 +138,9 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
                              fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
             if (hit) { add(backend); matched = true; }
         }
+        const bool names_cuda = pattern == "cuda" || pattern.starts_with("cuda/");
+        if (const auto missing = device_support(Device::cuda); names_cuda && missing)
+            throw UsageError("--backend: '" + pattern + "': this build has no CUDA backends: " + *missing);
         if (!matched && pattern != "cpu" && pattern != "cuda") {
             std::string message = "--backend: '" + pattern + "' names no backend. Valid names (globs like cpu/avx2/* work too):";
             for (const auto& backend : all) message += "\n  " + backend.name;

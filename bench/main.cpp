@@ -15,7 +15,13 @@ void list_backends(std::ostream& out) {
         out << std::left << std::setw(36) << backend.name << ' ' << std::setw(5) << shootout::to_string(backend.device)
             << ' ' << (reason ? "unavailable" : "available  ") << "  " << backend.description << '\n';
         if (reason) out << std::setw(44) << "" << "why unavailable: " << *reason << '\n';
+        const shootout::Traits& t = backend.traits;
+        out << std::setw(44) << "" << "accumulator=" << shootout::to_string(t.accumulator)
+            << " order=" << shootout::to_string(t.order) << " reproducibility=" << shootout::to_string(t.reproducibility)
+            << " role=" << shootout::to_string(t.role) << '\n';
     }
+    if (const auto missing = shootout::device_support(shootout::Device::cuda))
+        out << std::left << std::setw(36) << "cuda/*" << " cuda  unavailable  " << *missing << '\n';
 }
 
 // Our defaults for Google Benchmark, placed before the user's flags so that theirs win.

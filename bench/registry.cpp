@@ -65,7 +65,7 @@ std::vector<Backend>& storage() {
 bool register_backend(Backend backend) {
     if (backend.name.empty() || !backend.prepare)
         throw std::logic_error("register_backend: a backend needs a name and a prepare step");
-    if ((backend.role == Role::reference_copy) != (backend.accumulator == Accumulator::none))
+    if ((backend.traits.role == Role::reference_copy) != (backend.traits.accumulator == Accumulator::none))
         throw std::logic_error("register_backend: '" + backend.name + "': exactly the reference copies sum nothing");
     auto& backends = storage();
     if (find_backend(backend.name) != nullptr)
@@ -77,6 +77,14 @@ bool register_backend(Backend backend) {
 }
 
 const std::vector<Backend>& registered_backends() { return storage(); }
+
+std::optional<std::string> device_support(Device device) {
+#ifndef SHOOTOUT_HAVE_CUDA
+    if (device == Device::cuda) return "built without CUDA (no nvcc at configure time)";
+#endif
+    (void)device;
+    return std::nullopt;
+}
 
 const Backend* find_backend(std::string_view name) {
     for (const auto& backend : storage())

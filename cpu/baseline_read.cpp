@@ -12,6 +12,7 @@ namespace {
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/baseline/read",
     "read ceiling: pinned thread pool streaming static chunks with the widest float-lane kernel (8 vector accumulators)",
+    kStaticChunks(Accumulator::f32, Role::ceiling),
     [](std::span<const float> input, int threads) { return make_pool_reduction(input, threads, simd::best().sum_f32); }));
 
 }  // namespace

@@ -9,21 +9,24 @@
 
 namespace shootout {
 
+// One sign convention for every compensated sum in the project, CPU and GPU (gpu/accumulators.cuh):
+// the compensation is what rounding took off the sum, so sum + compensation approximates the total.
+
 // Kahan (1965): carries the low-order part that each addition lost into the next one.
 // Error: |E| <= (2u + O(n u^2)) sum |x| (Higham, Accuracy and Stability of Numerical Algorithms,
 // 2nd ed., eq. 4.8).
 template <class T>
 struct KahanSum {
-    T sum = 0, compensation = 0;  // sum - compensation approximates the exact total
+    T sum = 0, compensation = 0;  // sum + compensation approximates the exact total
 
     [[gnu::always_inline]] inline void add(T x) {
-        const T y = x - compensation;
+        const T y = x + compensation;
         const T t = sum + y;
-        // Past an overflow or an infinity, (t - sum) - y is inf - inf: keep t's infinity instead.
-        compensation = std::isfinite(t) ? (t - sum) - y : T(0);
+        // Past an overflow or an infinity, y - (t - sum) is inf - inf: keep t's infinity instead.
+        compensation = std::isfinite(t) ? y - (t - sum) : T(0);
         sum = t;
     }
-    [[gnu::always_inline]] inline T result() const { return sum - compensation; }
+    [[gnu::always_inline]] inline T result() const { return sum + compensation; }
 };
 
 // Neumaier (1974): like Kahan, but also exact when the addend is larger than the running sum, and

@@ -11,15 +11,26 @@
 
 namespace shootout {
 
+// The traits most CPU backends share.
+inline constexpr Traits kSerial(Accumulator accumulator, Order order) {
+    return {.accumulator = accumulator, .order = order, .reproducibility = Reproducibility::any_thread_count};
+}
+// Static chunks, one per thread, partials added in thread order: repeatable at one thread count.
+inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role::reduction) {
+    return {.accumulator = accumulator, .order = Order::thread_chunks,
+            .reproducibility = Reproducibility::per_thread_count, .role = role};
+}
+
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
 template <class Result>
-Backend serial_backend(std::string name, std::string description, Result (*sum)(const float*, std::size_t),
-                       UnavailableReason unavailable_reason = {}) {
+Backend serial_backend(std::string name, std::string description, Traits traits,
+                       Result (*sum)(const float*, std::size_t), UnavailableReason unavailable_reason = {}) {
     return {
         .name = std::move(name),
         .device = Device::cpu,
         .description = std::move(description),
+        .traits = traits,
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [sum](std::span<const float> input, const PrepareOptions&) {
             return make_host_reduction(input, [sum](std::span<const float> x) { return sum(x.data(), x.size()); });
@@ -29,13 +40,14 @@ Backend serial_backend(std::string name, std::string description, Result (*sum)(
 
 // make(input, threads) returns the prepared std::unique_ptr<Reduction>.
 template <class MakeReduction>
-Backend parallel_backend(std::string name, std::string description, MakeReduction make,
+Backend parallel_backend(std::string name, std::string description, Traits traits, MakeReduction make,
                          UnavailableReason unavailable_reason = {}) {
     return {
         .name = std::move(name),
         .device = Device::cpu,
         .description = std::move(description),
         .parallel = true,
+        .traits = traits,
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [make](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return make(input, options.threads);
@@ -44,11 +56,11 @@ Backend parallel_backend(std::string name, std::string description, MakeReductio
 }
 
 // A parallel backend this build cannot run at all: listed, with the reason, under its stable name.
-inline Backend unavailable_backend(std::string name, std::string description, std::string reason) {
+inline Backend unavailable_backend(std::string name, std::string description, Traits traits, std::string reason) {
     auto make = [name](std::span<const float>, int) -> std::unique_ptr<Reduction> {
         throw std::logic_error(name + ": prepared, but this build cannot run it");
     };
-    return parallel_backend(std::move(name), std::move(description), make,
+    return parallel_backend(std::move(name), std::move(description), traits, make,
                             [reason = std::move(reason)]() -> std::optional<std::string> { return reason; });
 }
 

@@ -52,12 +52,15 @@ double sum_simd_team(std::span<const float> x, PartialSums& partials, simd::SumT
 
 [[maybe_unused]] const bool registered_reduction = register_backend(parallel_backend(
     "cpu/openmp/reduction", "#pragma omp parallel for reduction(+ : sum) on a float, static schedule (the seed's)",
+    // The runtime adds the private sums in the order the threads arrive.
+    Traits{.accumulator = Accumulator::f32, .order = Order::thread_chunks, .reproducibility = Reproducibility::none},
     [](std::span<const float> input, int threads) {
         require_full_team("cpu/openmp/reduction", threads);
         return make_host_reduction(input, [threads](std::span<const float> x) { return sum_reduction_clause(x, threads); });
     }));
 [[maybe_unused]] const bool registered_simd = register_backend(parallel_backend(
     "cpu/openmp/simd", "one OpenMP team, omp_set_dynamic(0), each thread the widest SIMD float->double kernel on its static chunk",
+    kStaticChunks(Accumulator::f64),
     [](std::span<const float> input, int threads) {
         require_full_team("cpu/openmp/simd", threads);
         return make_host_reduction(input, [partials = PartialSums(threads), kernel = simd::best().sum_f64](

@@ -1,20 +1,24 @@
 // std::accumulate, the way most code sums: one running total, in float or in double.
 #include <numeric>
+#include <type_traits>
 
 #include "backend.hpp"
 
 namespace shootout {
 namespace {
 
-template <class Accumulator>
+template <class Total>
 Backend serial_accumulate(std::string name, std::string description) {
     return {
         .name = std::move(name),
         .device = Device::cpu,
         .description = std::move(description),
+        .traits = {.accumulator = std::is_same_v<Total, double> ? Accumulator::f64 : Accumulator::f32,
+                   .order = Order::sequential,
+                   .reproducibility = Reproducibility::any_thread_count},
         .prepare = [](std::span<const float> input, const PrepareOptions&) {
             return make_host_reduction(input, [](std::span<const float> x) {
-                return std::accumulate(x.begin(), x.end(), Accumulator{0});
+                return std::accumulate(x.begin(), x.end(), Total{0});
             });
         },
     };

@@ -13,10 +13,11 @@ float sum_compensated(const float* x, std::size_t n) {
 }
 
 [[maybe_unused]] const bool registered_kahan = register_backend(serial_backend(
-    "cpu/serial/kahan", "Kahan compensated summation in float, one element at a time", sum_compensated<KahanSum>));
+    "cpu/serial/kahan", "Kahan compensated summation in float, one element at a time",
+    kSerial(Accumulator::compensated_f32, Order::sequential), sum_compensated<KahanSum>));
 [[maybe_unused]] const bool registered_neumaier = register_backend(serial_backend(
     "cpu/serial/neumaier", "Neumaier's improved Kahan summation in float, one element at a time",
-    sum_compensated<NeumaierSum>));
+    kSerial(Accumulator::compensated_f32, Order::sequential), sum_compensated<NeumaierSum>));
 
 }  // namespace
 }  // namespace shootout

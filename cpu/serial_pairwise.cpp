@@ -32,7 +32,7 @@ float sum_pairwise(const float* x, std::size_t n) {
 
 [[maybe_unused]] const bool registered = register_backend(serial_backend(
     "cpu/serial/pairwise", "blocked pairwise summation in float, blocks of 128 with 8 accumulators (NumPy's)",
-    sum_pairwise));
+    kSerial(Accumulator::f32, Order::pairwise), sum_pairwise));
 
 }  // namespace
 }  // namespace shootout

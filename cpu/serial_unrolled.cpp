@@ -7,7 +7,7 @@ namespace {
 
 [[maybe_unused]] const bool registered = register_backend(serial_backend(
     "cpu/serial/unrolled", "plain loop, 16 independent float accumulators, vectorised by the compiler (baseline ISA)",
-    simd::sum_unrolled_f32));
+    kSerial(Accumulator::f32, Order::lanes), simd::sum_unrolled_f32));
 
 }  // namespace
 }  // namespace shootout

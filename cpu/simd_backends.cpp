@@ -17,12 +17,12 @@ struct InstructionSet {
 bool register_instruction_set(const InstructionSet& isa) {
     const std::string prefix = "cpu/" + isa.name + "/";
     register_backend(serial_backend(prefix + "f32", isa.label + ", float lanes, 8 independent vector accumulators",
-                                    isa.f32, isa.unavailable));
+                                    kSerial(Accumulator::f32, Order::lanes), isa.f32, isa.unavailable));
     register_backend(serial_backend(prefix + "kahan",
                                     isa.label + ", Kahan-compensated float lanes, lanes combined by Neumaier summation",
-                                    isa.kahan, isa.unavailable));
+                                    kSerial(Accumulator::compensated_f32, Order::lanes), isa.kahan, isa.unavailable));
     register_backend(serial_backend(prefix + "f64", isa.label + ", each float widened and added in double lanes",
-                                    isa.f64, isa.unavailable));
+                                    kSerial(Accumulator::f64, Order::lanes), isa.f64, isa.unavailable));
     return true;
 }
 

@@ -93,10 +93,10 @@ float sum_kahan(const float* x, std::size_t n) {
     Floats sum[accumulators], compensation[accumulators];
     for (int a = 0; a < accumulators; ++a) sum[a] = compensation[a] = Floats{};
     for_each_vector<lanes, accumulators, Policy::prefetch_bytes>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
-        const Floats y = Isa::sub(v, compensation[a]);
+        const Floats y = Isa::add(v, compensation[a]);
         const Floats t = Isa::add(sum[a], y);
-        // Past an overflow or an infinity, (t - sum) - y is inf - inf: keep t's infinity instead.
-        compensation[a] = Isa::zero_where_not_finite(t, Isa::sub(Isa::sub(t, sum[a]), y));
+        // Past an overflow or an infinity, y - (t - sum) is inf - inf: keep t's infinity instead.
+        compensation[a] = Isa::zero_where_not_finite(t, Isa::sub(y, Isa::sub(t, sum[a])));
         sum[a] = t;
     });
     float lane_sum[lanes], lane_compensation[lanes];
@@ -106,7 +106,7 @@ float sum_kahan(const float* x, std::size_t n) {
         Isa::store(lane_compensation, compensation[a]);
         for (std::size_t l = 0; l < lanes; ++l) {
             total.add(lane_sum[l]);
-            total.add(-lane_compensation[l]);
+            total.add(lane_compensation[l]);
         }
     }
     return total.result();

@@ -19,13 +19,15 @@ namespace {
 
 const std::string kPar = "cpu/stl/par", kParUnseq = "cpu/stl/par_unseq";
 const std::string kParDescription = "std::reduce(std::execution::par, ..., 0.0) on GCC's parallel STL over oneTBB, in a task_arena";
+// The TBB backend splits the range dynamically: the partials meet in whatever order the tasks finish.
+constexpr Traits kTraits{.accumulator = Accumulator::f64, .order = Order::unordered, .reproducibility = Reproducibility::none};
 const std::string kParUnseqDescription =
     "std::reduce(std::execution::par_unseq, ..., 0.0) on GCC's parallel STL over oneTBB, in a task_arena";
 
 #if defined(SHOOTOUT_HAVE_TBB) && defined(_PSTL_PAR_BACKEND_TBB)
 template <class Policy>
 Backend stl_backend(const std::string& name, const std::string& description, const Policy& policy) {
-    return parallel_backend(name, description, [&policy](std::span<const float> input, int threads) {
+    return parallel_backend(name, description, kTraits, [&policy](std::span<const float> input, int threads) {
         return make_arena_reduction(input, threads, [&policy](std::span<const float> x) {
             return std::reduce(policy, x.begin(), x.end(), 0.0);
         });
@@ -41,9 +43,9 @@ const std::string kWhy = "this standard library's std::execution has no oneTBB b
 #else
 const std::string kWhy = "built without oneTBB";
 #endif
-[[maybe_unused]] const bool registered_par = register_backend(unavailable_backend(kPar, kParDescription, kWhy));
+[[maybe_unused]] const bool registered_par = register_backend(unavailable_backend(kPar, kParDescription, kTraits, kWhy));
 [[maybe_unused]] const bool registered_par_unseq =
-    register_backend(unavailable_backend(kParUnseq, kParUnseqDescription, kWhy));
+    register_backend(unavailable_backend(kParUnseq, kParUnseqDescription, kTraits, kWhy));
 #endif
 
 }  // namespace

@@ -21,6 +21,12 @@ const std::string kReduceDescription =
 const std::string kDeterministicDescription =
     "oneTBB parallel_deterministic_reduce, simple partitioner: the same split and joins, so the same bits, for any thread count";
 
+// parallel_reduce's auto partitioner splits by load: the joins follow whatever the tasks did.
+constexpr Traits kReduceTraits{.accumulator = Accumulator::f64, .order = Order::unordered, .reproducibility = Reproducibility::none};
+// parallel_deterministic_reduce with a simple partitioner: one fixed tree of fixed leaves.
+constexpr Traits kDeterministicTraits{.accumulator = Accumulator::f64, .order = Order::tree,
+                                      .reproducibility = Reproducibility::any_thread_count};
+
 #ifdef SHOOTOUT_HAVE_TBB
 // Floats per leaf range, at least: 256 KiB, tens of microseconds of streaming against a task's
 // cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the thread count.
@@ -43,19 +49,19 @@ double deterministic_reduce(std::span<const float> x) {
 }
 
 template <class Sum>
-Backend tbb_backend(const std::string& name, const std::string& description, Sum sum) {
-    return parallel_backend(name, description,
+Backend tbb_backend(const std::string& name, const std::string& description, Traits traits, Sum sum) {
+    return parallel_backend(name, description, traits,
                             [sum](std::span<const float> input, int threads) { return make_arena_reduction(input, threads, sum); });
 }
 
-[[maybe_unused]] const bool registered_reduce = register_backend(tbb_backend(kReduce, kReduceDescription, reduce));
+[[maybe_unused]] const bool registered_reduce = register_backend(tbb_backend(kReduce, kReduceDescription, kReduceTraits, reduce));
 [[maybe_unused]] const bool registered_deterministic =
-    register_backend(tbb_backend(kDeterministic, kDeterministicDescription, deterministic_reduce));
+    register_backend(tbb_backend(kDeterministic, kDeterministicDescription, kDeterministicTraits, deterministic_reduce));
 #else
 [[maybe_unused]] const bool registered_reduce =
-    register_backend(unavailable_backend(kReduce, kReduceDescription, "built without oneTBB"));
+    register_backend(unavailable_backend(kReduce, kReduceDescription, kReduceTraits, "built without oneTBB"));
 [[maybe_unused]] const bool registered_deterministic =
-    register_backend(unavailable_backend(kDeterministic, kDeterministicDescription, "built without oneTBB"));
+    register_backend(unavailable_backend(kDeterministic, kDeterministicDescription, kDeterministicTraits, "built without oneTBB"));
 #endif
 
 }  // namespace

@@ -29,6 +29,7 @@ double sum_on_new_threads(std::span<const float> x, PartialSums& partials, simd:
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/threads/simd", "std::threads started and joined on every call, static chunks, widest SIMD float->double kernel",
+    kStaticChunks(Accumulator::f64),
     [](std::span<const float> input, int threads) {
         return make_host_reduction(input, [partials = PartialSums(threads), kernel = simd::best().sum_f64](
                                               std::span<const float> x) mutable { return sum_on_new_threads(x, partials, kernel); });

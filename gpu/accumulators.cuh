@@ -4,7 +4,11 @@
 
 #include <cuda_runtime.h>
 
+#include "backend.hpp"
+
 namespace shootout::cuda {
+
+using shootout::Accumulator;
 
 constexpr unsigned kFullWarp = 0xffffffffu;
 
@@ -12,6 +16,7 @@ template <class T>
 struct PlainSum {
     using State = T;
     using Result = T;
+    static constexpr Accumulator kAccumulator = sizeof(T) == sizeof(double) ? Accumulator::f64 : Accumulator::f32;
     __device__ static State zero() { return T(0); }
     __device__ static void add(State& s, float x) { s += static_cast<T>(x); }
     __device__ static State combine(State a, State b) { return a + b; }
@@ -19,7 +24,8 @@ struct PlainSum {
     __device__ static Result result(State s) { return s; }
 };
 
-// sum + error approximates the true sum of what was added; error holds what rounding took off sum.
+// sum + error approximates the true sum of what was added; error holds what rounding took off sum
+// (the project's one sign convention, as in cpu/compensated.hpp).
 struct Compensated {
     float sum;
     float error;
@@ -31,6 +37,7 @@ struct Compensated {
 struct KahanSum {
     using State = Compensated;
     using Result = float;
+    static constexpr Accumulator kAccumulator = Accumulator::compensated_f32;
     __device__ static State zero() { return {0.0f, 0.0f}; }
     __device__ static void add(State& s, float x) {
         const float y = x + s.error;

@@ -44,6 +44,7 @@ private:
 [[maybe_unused]] const bool registered = register_cuda_backend<float>({
     .name = "cuda/atomic/grid",
     .description = "grid-stride loop, shared-memory tree per block, one atomicAdd per block: non-deterministic order of the block sums",
+    .traits = kAtomicBlocks(),
     .make = [](std::size_t n) { return std::make_unique<AtomicGridSum>(n); },
 });
 

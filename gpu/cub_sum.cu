@@ -32,6 +32,8 @@ private:
 [[maybe_unused]] const bool registered = register_cuda_backend<float>({
     .name = "cuda/cub",
     .description = "cub::DeviceReduce::Sum, temporary storage allocated once before timing, float accumulation",
+    // CUB's reduce is run-to-run deterministic on one device (its default determinism).
+    .traits = kFixedTree(Accumulator::f32),
     .make = [](std::size_t n) { return std::make_unique<CubSum>(n); },
 });
 

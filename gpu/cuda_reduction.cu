@@ -166,6 +166,7 @@ bool register_cuda_backend(CudaBackendSpec<Result> spec) {
         .description = shared->description,
         .timing = Timing::device_events,
         .supports_transfer = true,
+        .traits = shared->traits,
         .unavailable_reason = why_no_device,
         .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return naming_failures(shared->name, [&] {

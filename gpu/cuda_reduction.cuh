@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "backend.hpp"
+
 namespace shootout::cuda {
 
 // One backend's device work for one input size, set up (temporary storage included) by its
@@ -33,12 +35,22 @@ template <class Result>
 struct CudaBackendSpec {
     std::string name;
     std::string description;
+    Traits traits;
     // The kernels reduce in place, overwriting their input: each run gets a fresh copy, restored
     // after its timed region.
     bool writes_input = false;
     // Makes the DeviceSum for n > 0 elements; throws ResourceExhausted when its storage does not fit.
     std::function<std::unique_ptr<DeviceSum<Result>>(std::size_t n)> make;
 };
+
+// A kernel whose partition of the input and combining tree depend on n and the device alone.
+inline constexpr Traits kFixedTree(Accumulator accumulator) {
+    return {.accumulator = accumulator, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count};
+}
+// Block sums meet through atomics in whatever order the blocks finish.
+inline constexpr Traits kAtomicBlocks(Role role = Role::reduction) {
+    return {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none, .role = role};
+}
 
 // Registers the backend with the harness: device events timing, host-to-device transfer variant,
 // availability and device information from the current CUDA device. Returns true.

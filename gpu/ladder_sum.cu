@@ -93,6 +93,7 @@ bool register_step(std::string name, std::string description, bool writes_input 
     return register_cuda_backend<float>({
         .name = "cuda/ladder/" + std::move(name),
         .description = std::move(description),
+        .traits = kFixedTree(Accumulator::f32),
         .writes_input = writes_input,
         .make = [](std::size_t n) { return std::make_unique<LadderSum<Kernels>>(n); },
     });

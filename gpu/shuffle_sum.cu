@@ -54,6 +54,7 @@ template <class Acc>
 CudaBackendSpec<typename Acc::Result> shuffle(std::string name, std::string description) {
     return {.name = std::move(name),
             .description = std::move(description),
+            .traits = kFixedTree(Acc::kAccumulator),
             .make = [](std::size_t n) { return std::make_unique<ShuffleSum<Acc>>(n); }};
 }
 

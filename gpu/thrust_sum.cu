@@ -30,6 +30,7 @@ private:
 [[maybe_unused]] const bool registered = register_cuda_backend<float>({
     .name = "cuda/thrust",
     .description = "thrust::reduce on device memory: allocates its temporary storage and returns the sum to the host in every call",
+    .traits = kFixedTree(Accumulator::f32),
     .make = [](std::size_t n) { return std::make_unique<ThrustSum>(n); },
 });
 
