@@ -76,6 +76,7 @@ struct Traits {
 struct PrepareOptions {
     int threads = 1;                // used by parallel backends only
     bool include_transfer = false;  // device backends: time host->device copy + reduction + copy back
+    int batch = 1;                  // batching backends: the calls each run_batch() will make
 };
 
 // What a device backend runs on, for the CSV's gpu column and the plots' reference line.

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "measurement_rules.hpp"
 #include "runner.hpp"
 
 namespace {
@@ -26,8 +27,9 @@ void list_backends(std::ostream& out) {
 
 // Our defaults for Google Benchmark, placed before the user's flags so that theirs win.
 std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags) {
-    std::vector<std::string> args = {program, "--benchmark_repetitions=5", "--benchmark_min_time=0.05",
-                                     "--benchmark_min_warmup_time=0.02"};
+    std::vector<std::string> args = {program};
+    const std::vector<std::string> defaults = shootout::rules::benchmark_defaults();
+    args.insert(args.end(), defaults.begin(), defaults.end());
     args.insert(args.end(), user_flags.begin(), user_flags.end());
     return args;
 }

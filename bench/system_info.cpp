@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <limits>
@@ -31,6 +32,15 @@ std::string cpu_model() {
         if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
     }
     return "unknown";
+}
+
+std::string machine_identity() {
+    // Placeholder until the fingerprint lands: host name and CPU model, FNV-1a.
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    for (char c : host_name() + '\n' + cpu_model()) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "-%08x", static_cast<unsigned>(hash >> 32));
+    return host_name() + suffix;
 }
 
 std::string compiler_version() { return SHOOTOUT_COMPILER; }

@@ -7,6 +7,7 @@
 
 #include "backend.hpp"
 #include "cuda_check.hpp"
+#include "measurement_rules.hpp"
 #include "device.hpp"
 #include "device_buffer.cuh"
 
@@ -50,18 +51,20 @@ private:
     cudaEvent_t event_ = nullptr;
 };
 
-// Copies of the input in device memory, each starting on a 256-byte boundary. Below 4x the L2 size
-// there are enough of them to span 4x the L2, and successive runs take them in turn: by the time a
-// copy comes round again, the other copies have pushed it out of L2, so no run reads a warm cache.
-// The copies are made on the backend's stream: a non-blocking stream does not wait for copies on the
-// legacy default stream.
+// Copies of the input in device memory, each starting on a 256-byte boundary. Below
+// rules::kL2RotationFactor x the L2 size there are enough of them to span that much, and successive
+// runs take them in turn: by the time a copy comes round again, the other copies have pushed it out
+// of L2, so no run reads a warm cache. At least min_count copies are made (a batch of in-place calls
+// needs one each). The copies are made on the backend's stream: a non-blocking stream does not wait
+// for copies on the legacy default stream.
 class InputCopies {
 public:
-    InputCopies(std::span<const float> input, bool rotate, cudaStream_t stream)
+    InputCopies(std::span<const float> input, bool rotate, std::size_t min_count, cudaStream_t stream)
         : n_(input.size()), stride_((n_ + 63) / 64 * 64) {
         const std::size_t copy_bytes = std::max<std::size_t>(stride_, 64) * sizeof(float);
-        const std::size_t span_bytes = 4 * device_properties().l2_bytes;
+        const std::size_t span_bytes = rules::kL2RotationFactor * device_properties().l2_bytes;
         count_ = rotate && copy_bytes < span_bytes ? (span_bytes + copy_bytes - 1) / copy_bytes : 1;
+        count_ = std::max(count_, min_count);
         data_ = DeviceBuffer<float>(stride_ * count_);
         if (n_ == 0) return;
         SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(data_.get(), input.data(), input.size_bytes(), cudaMemcpyHostToDevice, stream));
@@ -82,6 +85,8 @@ public:
         next_ = (next_ + 1) % count_;
         return copy;
     }
+    // The copy next() returned `back` calls ago (1: the last one).
+    float* previous(std::size_t back) const { return data_.get() + (next_ + count_ - back % count_) % count_ * stride_; }
 
 private:
     std::size_t n_, stride_, count_ = 1, next_ = 0;
@@ -91,8 +96,12 @@ private:
 template <class Result>
 class CudaReduction final : public Reduction {
 public:
-    CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const float> input, bool include_transfer)
-        : spec_(spec), n_(input.size()), transfer_(include_transfer), copies_(input, !include_transfer, stream_), out_(1) {
+    CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const float> input, const PrepareOptions& options)
+        : spec_(spec),
+          n_(input.size()),
+          transfer_(options.include_transfer),
+          copies_(input, !transfer_, spec.writes_input ? static_cast<std::size_t>(options.batch) : 1, stream_),
+          out_(1) {
         if (spec.writes_input && !transfer_ && n_ > 0) {
             pristine_ = DeviceBuffer<float>(n_);
             SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), copies_.first(), bytes(), cudaMemcpyDeviceToDevice, stream_));
@@ -120,8 +129,25 @@ public:
             SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(stop_));
             float ms = 0;
             SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-            if (pristine_.get())  // stream-ordered before the next run's start event, so never timed
-                SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(in, pristine_.get(), bytes(), cudaMemcpyDeviceToDevice, stream_));
+            restore(1);
+            return static_cast<double>(ms) * 1e-3;
+        });
+    }
+
+    double run_batch(int calls) override {
+        return naming_failures(spec_.name, [&] {
+            if (transfer_) throw std::logic_error("a batch of timed transfers was asked for");
+            SHOOTOUT_CUDA_CHECK(cudaEventRecord(start_, stream_));
+            for (int call = 0; call < calls; ++call) {
+                float* in = copies_.next();
+                if (n_ > 0) sum_->enqueue(in, out_.get(), stream_);
+                else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, sizeof(Result), stream_));
+            }
+            SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+            SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(stop_));
+            float ms = 0;
+            SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+            restore(static_cast<std::size_t>(calls));
             return static_cast<double>(ms) * 1e-3;
         });
     }
@@ -139,6 +165,15 @@ public:
 
 private:
     std::size_t bytes() const { return n_ * sizeof(float); }
+
+    // In-place kernels overwrote the copies the last `calls` calls read: put the input back, stream-
+    // ordered after the stop event and before the next start event, so never timed.
+    void restore(std::size_t calls) {
+        if (!pristine_.get()) return;
+        for (std::size_t back = 1; back <= calls; ++back)
+            SHOOTOUT_CUDA_CHECK(
+                cudaMemcpyAsync(copies_.previous(back), pristine_.get(), bytes(), cudaMemcpyDeviceToDevice, stream_));
+    }
     std::optional<double> library_result() const { return sum_ ? sum_->host_result() : std::nullopt; }
 
     const CudaBackendSpec<Result>& spec_;
@@ -166,11 +201,12 @@ bool register_cuda_backend(CudaBackendSpec<Result> spec) {
         .description = shared->description,
         .timing = Timing::device_events,
         .supports_transfer = true,
+        .batches = true,
         .traits = shared->traits,
         .unavailable_reason = why_no_device,
         .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return naming_failures(shared->name, [&] {
-                return std::make_unique<CudaReduction<Result>>(*shared, input, options.include_transfer);
+                return std::make_unique<CudaReduction<Result>>(*shared, input, options);
             });
         },
         .device_info = device_info,

@@ -8,6 +8,7 @@
 
 #include "backend.hpp"
 #include "backend_test_support.hpp"
+#include "error_bounds.hpp"
 #include "exact_sum.hpp"
 #include "inputs.hpp"
 
@@ -21,8 +22,8 @@ std::vector<const Backend*> cuda_backends() {
     return list;
 }
 
-// cuda/baseline/copy moves the input and sums nothing.
-bool sums(const Backend& backend) { return backend.name != "cuda/baseline/copy"; }
+// A reference copy moves the input and sums nothing.
+bool sums(const Backend& backend) { return backend.traits.accumulator != Accumulator::none; }
 
 double sum_with(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
     auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
@@ -90,20 +91,45 @@ TEST_P(EveryCudaBackend, ExactAbove2To31Elements) {
     }
 }
 
-// Any order of n - 1 additions in precision u is within (n - 1) u / (1 - (n - 1) u) * sum |x| of S
-// (Higham, eq. 4.4). Double accumulation uses u = 2^-53, then one rounding to the double result;
-// Kahan's compensated float is within 2u + O(n u^2) of S times sum |x|, here 4u.
-TEST_P(EveryCudaBackend, WithinItsErrorBoundOnUniformData) {
+// The bound the backend's traits promise (tests/error_bounds.hpp).
+TEST_P(EveryCudaBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
     std::vector<float> v((1 << 22) + 3);
     fill(v, Distribution::uniform, 5);
     const double s = exact_sum(v).round();  // all positive: sum |x| = S
-    const double n = static_cast<double>(v.size());
-    const auto recursive = [&](double u) { return (n - 1) * u / (1 - (n - 1) * u) * s; };
-    double bound = recursive(0x1p-24);
-    if (backend().name.ends_with("-f64")) bound = recursive(0x1p-53) + 0x1p-53 * s;
-    if (backend().name.ends_with("-kahan")) bound = 4 * 0x1p-24 * s;
-    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound);
+    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
+    ASSERT_TRUE(std::isfinite(bound));
+    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound)
+        << "accumulator " << to_string(backend().traits.accumulator) << ", order " << to_string(backend().traits.order);
+}
+
+// A backend that declares itself reproducible gives the same bits on every call, isolated or batched.
+TEST_P(EveryCudaBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
+    if (!sums(backend()) || backend().traits.reproducibility == Reproducibility::none)
+        GTEST_SKIP() << "declares no reproducibility";
+    std::vector<float> v(1000003);
+    fill(v, Distribution::normal, 9);
+    auto reduction = backend().prepare(v, {.batch = 3});
+    reduction->run();
+    const double first = reduction->result();
+    for (int call = 0; call < 20; ++call) {
+        reduction->run();
+        ASSERT_EQ(reduction->result(), first) << "call " << call;
+    }
+    reduction->run_batch(3);
+    EXPECT_EQ(reduction->result(), first) << "after a batch";
+}
+
+// A batch of calls leaves the same sum as one call; in-place kernels get a fresh copy for each call.
+TEST_P(EveryCudaBackend, BatchedCallsSumTheInputEachTime) {
+    if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
+    const auto data = small_integers(1000003, 1, 4);
+    auto reduction = backend().prepare(data, {.batch = 5});
+    for (int batch = 0; batch < 3; ++batch) {
+        const double seconds = reduction->run_batch(5);
+        EXPECT_GT(seconds, 0);
+        EXPECT_EQ(reduction->result(), exact_sum(data).round()) << "batch " << batch;
+    }
 }
 
 TEST_P(EveryCudaBackend, NanAndInfinityPropagate) {
@@ -125,9 +151,20 @@ TEST_P(EveryCudaBackend, NamesItsDevice) {
     EXPECT_GT(info.peak_gbps, 0) << info.name;
     EXPECT_EQ(backend().timing, Timing::device_events);
     EXPECT_TRUE(backend().supports_transfer);
+    EXPECT_TRUE(backend().batches);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryCudaBackend, ::testing::ValuesIn(cuda_backends()), backend_test_name);
+// A build without CUDA has no CUDA backends to instantiate the suite with.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryCudaBackend);
+
+TEST(CudaBuild, SaysWhyItHasNoCudaBackends) {
+    if (const auto missing = device_support(Device::cuda)) {
+        EXPECT_TRUE(cuda_backends().empty());
+        GTEST_SKIP() << *missing;
+    }
+    EXPECT_FALSE(cuda_backends().empty());
+}
 
 }  // namespace
 }  // namespace shootout

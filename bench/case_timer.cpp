@@ -1,0 +1,162 @@
+#include "case_timer.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace shootout {
+
+namespace {
+
+// Keeps one case prepared at a time, so that device and host memory hold one backend's copies.
+class PreparedCase {
+public:
+    Reduction& get(const Case& c, std::span<const float> input) {
+        if (current_ != &c) {
+            release();
+            reduction_ = c.backend->prepare(input, c.prepare_options());
+            // The first call pays for page faults, module loading and lazy set-up (rule: warm-up).
+            if (c.timing == TimingRule::batched) reduction_->run_batch(c.batch);
+            else reduction_->run();
+            current_ = &c;
+        }
+        return *reduction_;
+    }
+    void release() {
+        reduction_.reset();
+        current_ = nullptr;
+    }
+
+private:
+    const Case* current_ = nullptr;
+    std::unique_ptr<Reduction> reduction_;
+};
+
+// One timed region per Google Benchmark iteration: one call, or one batch of c.batch calls (its
+// per-call time is taken when the case is recorded, so that Google Benchmark sizes its repetitions
+// by the region's real length).
+void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, std::span<const float> input,
+              PreparedCase& prepared) {
+    if (!outcome.failure.empty()) {  // failed in an earlier repetition: say so once, not once per repetition
+        state.SkipWithError(outcome.failure.c_str());
+        return;
+    }
+    try {
+        Reduction& reduction = prepared.get(c, input);
+        const bool self_timed = c.backend->timing == Timing::device_events;
+        for (auto _ : state) {
+            if (c.timing == TimingRule::batched) {
+                state.SetIterationTime(reduction.run_batch(c.batch));
+                continue;
+            }
+            const std::optional<double> device_seconds = reduction.run();
+            if (self_timed != device_seconds.has_value())
+                throw std::logic_error(c.backend->name + ": run() must return a time exactly when timed by device events");
+            if (device_seconds) state.SetIterationTime(*device_seconds);
+        }
+        outcome.result = reduction.result();
+    } catch (const ResourceExhausted& e) {
+        prepared.release();
+        outcome.exhausted = true;
+        outcome.failure = e.what();
+        state.SkipWithError(outcome.failure.c_str());
+    } catch (const std::exception& e) {
+        prepared.release();
+        outcome.failure = e.what();
+        state.SkipWithError(outcome.failure.c_str());
+    }
+}
+
+// Collects each benchmark's per-repetition times and calls back once per finished benchmark.
+// Stands in for Google Benchmark's console reporter: one line per case instead of one per repetition.
+class TimingCollector : public benchmark::BenchmarkReporter {
+public:
+    using Finished = std::function<void(const std::string& name, const CaseTiming&)>;
+
+    explicit TimingCollector(Finished finished) : finished_(std::move(finished)) {}
+
+    bool ReportContext(const Context&) override { return true; }
+
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const Run& run : runs) {
+            const std::string& name = run.run_name.function_name;
+            if (done_.count(name)) continue;
+            Partial& p = partial_[name];
+            if (run.error_occurred) {
+                finish(name, {.error = run.error_message});
+            } else if (run.run_type == Run::RT_Iteration) {
+                p.times.push_back(run.GetAdjustedRealTime());
+                p.iterations = run.iterations;
+                if (run.repetitions <= 1) finish(name, summarize(p));
+            } else if (run.aggregate_name == "median") {
+                p.median = run.GetAdjustedRealTime();
+            } else if (run.aggregate_name == "min") {
+                p.min = run.GetAdjustedRealTime();
+                finish(name, summarize(p));  // "min" is registered after the built-in statistics
+            }
+        }
+    }
+
+private:
+    struct Partial {
+        std::vector<double> times;
+        std::int64_t iterations = 0;
+        double median = 0, min = 0;  // from aggregates, when repetitions were not reported one by one
+    };
+
+    static CaseTiming summarize(Partial& p) {
+        if (p.times.empty()) return {.median_ns = p.median, .min_ns = p.min, .calls = p.iterations};
+        std::sort(p.times.begin(), p.times.end());
+        const std::size_t k = p.times.size();
+        const double median = k % 2 ? p.times[k / 2] : (p.times[k / 2 - 1] + p.times[k / 2]) / 2;
+        return {.median_ns = median, .min_ns = p.times.front(), .calls = p.iterations};
+    }
+
+    void finish(const std::string& name, const CaseTiming& timing) {
+        partial_.erase(name);
+        done_.insert(name);
+        finished_(name, timing);
+    }
+
+    Finished finished_;
+    std::map<std::string, Partial> partial_;
+    std::set<std::string> done_;
+};
+
+}  // namespace
+
+std::size_t time_cases(std::list<Case>& cases, std::span<const float> input, const CaseFinished& finished) {
+    PreparedCase prepared;
+    std::map<std::string, std::pair<const Case*, CaseOutcome>> by_name;
+    for (Case& c : cases) {
+        auto& [planned, outcome] = by_name[c.name];
+        planned = &c;
+        auto* registered = benchmark::RegisterBenchmark(c.name.c_str(), [&c, &outcome = outcome, input, &prepared](benchmark::State& state) {
+            run_case(state, c, outcome, input, prepared);
+        });
+        registered->Unit(benchmark::kNanosecond)->ComputeStatistics("min", [](const std::vector<double>& v) {
+            return *std::min_element(v.begin(), v.end());
+        });
+        if (c.backend->timing == Timing::device_events) registered->UseManualTime();
+        else registered->UseRealTime();
+    }
+    std::size_t ran = 0;
+    TimingCollector collector([&](const std::string& name, CaseTiming timing) {
+        const auto& [c, outcome] = by_name.at(name);
+        ++ran;
+        // Each timed region held c->batch calls.
+        timing.median_ns /= c->batch;
+        timing.min_ns /= c->batch;
+        timing.calls *= c->batch;
+        finished(*c, outcome, timing);
+    });
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    benchmark::ClearRegisteredBenchmarks();
+    return ran;
+}
+
+}  // namespace shootout

@@ -1,0 +1,26 @@
+// Time: runs every planned case on one input through Google Benchmark, by the rules in
+// measurement_rules.hpp, and hands each case's timing to a callback once, when it is finished.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <span>
+#include <string>
+
+#include "sweep_plan.hpp"
+
+namespace shootout {
+
+struct CaseTiming {
+    double median_ns = 0, min_ns = 0;  // per call
+    std::int64_t calls = 0;            // calls per repetition
+    std::string error = {};            // set when the case failed or was skipped
+};
+
+using CaseFinished = std::function<void(const Case&, const CaseOutcome&, const CaseTiming&)>;
+
+// Returns how many cases ran (a --benchmark_filter can leave some out).
+std::size_t time_cases(std::list<Case>& cases, std::span<const float> input, const CaseFinished& finished);
+
+}  // namespace shootout

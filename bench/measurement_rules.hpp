@@ -1,0 +1,55 @@
+// The measurement rules, in one place. Every number in a CSV row is taken by these; results/README.md
+// ("How a number is taken") states them for readers, and README.md and --help point there.
+//
+//   warm-up      one untimed call right after prepare (page faults, module loading, lazy set-up), then
+//                Google Benchmark's --benchmark_min_warmup_time of untimed calls
+//   repetitions  --benchmark_repetitions, each of at least --benchmark_min_time seconds
+//   statistic    time_ns_median (the number every plot and ratio uses) and time_ns_min, over the
+//                repetitions' mean times per call
+//   GB/s         input bytes / time_ns_median, decimal; a copy baseline moves twice what it counts
+//   caches       CPU rows are warm: every call reads the same input, so an input that fits a cache
+//                level is read from it (cache column "warm"). GPU rows are cold: inputs smaller than
+//                kL2RotationFactor x L2 rotate through device copies spanning that much, so no call
+//                reads what the one before left in L2 (cache column "cold").
+//   timing       isolated: one call between two timestamps (host wall clock for CPU backends, device
+//                events for CUDA ones). batched (CUDA only): batch_calls(bytes) calls enqueued back to
+//                back between two events, the time divided by the count, inputs rotating as above;
+//                this is the time a call costs in a stream of calls, without the submission latency
+//                an isolated call pays.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shootout::rules {
+
+inline constexpr int kRepetitions = 5;
+inline constexpr double kMinTimeSeconds = 0.05;
+inline constexpr double kMinWarmupSeconds = 0.02;
+
+// GPU inputs below this many times the L2 size are rotated through copies spanning that much.
+inline constexpr std::uint64_t kL2RotationFactor = 4;
+
+// Batched timing: enough calls to stream about kBatchBytes, at least kMinBatch, at most kMaxBatch.
+// 64 MiB is a dozen microseconds of H200 bandwidth: far above one call's submission latency (~4 us)
+// for every size that pays it, while a batch of the largest inputs stays two calls.
+inline constexpr std::uint64_t kBatchBytes = std::uint64_t{64} << 20;
+inline constexpr int kMinBatch = 2, kMaxBatch = 1024;
+
+inline int batch_calls(std::uint64_t input_bytes) {
+    const std::uint64_t calls = kBatchBytes / std::max<std::uint64_t>(input_bytes, 1);
+    return static_cast<int>(std::clamp<std::uint64_t>(calls, kMinBatch, kMaxBatch));
+}
+
+inline double gbps(std::uint64_t bytes, double time_ns) { return static_cast<double>(bytes) / time_ns; }
+
+// Google Benchmark's flags for these rules, placed before the user's so that theirs win.
+inline std::vector<std::string> benchmark_defaults() {
+    return {"--benchmark_repetitions=" + std::to_string(kRepetitions),
+            "--benchmark_min_time=" + std::to_string(kMinTimeSeconds),
+            "--benchmark_min_warmup_time=" + std::to_string(kMinWarmupSeconds)};
+}
+
+}  // namespace shootout::rules

@@ -1,0 +1,92 @@
+// Error bounds from the error analysis of each way of summing, chosen by a backend's traits
+// (accumulator and order): the CPU and CUDA suites check every backend against the bound its traits
+// promise, so a new backend needs no entry here.
+//
+// u is the unit roundoff of the arithmetic the sum is carried in: 2^-24 for float, 2^-53 for double.
+// gamma_k = k u / (1 - k u) bounds the relative error of k successive roundings (Higham, Accuracy and
+// Stability of Numerical Algorithms, 2nd ed., Lemma 3.1) while k u < 1; past that there is no a
+// priori bound, and gamma is infinite.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <optional>
+
+#include "backend.hpp"
+
+namespace shootout::bounds {
+
+inline constexpr double kFloatU = 0x1p-24, kDoubleU = 0x1p-53;
+
+inline double gamma(double k, double u) { return k * u < 1 ? k * u / (1 - k * u) : INFINITY; }
+
+// What the bound is applied to: n inputs, sum |x|, the exact sum S, and the thread count used.
+struct Problem {
+    std::size_t n;
+    double abs_sum, exact;
+    int threads;
+};
+
+// Every float is exact in double, and any order of n - 1 double additions errs by at most
+// gamma_{n-1} sum |x| (Higham eq. 4.4 holds for every summation order). The result stays a double.
+inline double double_accumulation(const Problem& p) { return gamma(static_cast<double>(p.n - 1), kDoubleU) * p.abs_sum; }
+
+// Kahan in float, and Neumaier's variant, whose bound is the same or better (Higham, section 4.3):
+// |E| <= (2u + O(n u^2)) sum |x| (Higham eq. 4.8; Goldberg, "What every computer
+// scientist should know about floating-point arithmetic", 1991, Theorem 8). Neither source states the
+// O() term's constant: we take it as 2, i.e. 2 n u^2 sum |x| (2u at n = 2^24). Plus u |S| for the
+// final rounding of sum - compensation to float.
+inline double kahan_float(const Problem& p) {
+    const double n = static_cast<double>(p.n);
+    return kFloatU * std::abs(p.exact) + (2 * kFloatU + 2 * n * kFloatU * kFloatU) * p.abs_sum;
+}
+
+// The SIMD Kahan kernels: Kahan in each lane over at most n elements (the bound above, with n for
+// n / lanes), then one Neumaier sum over the 2 x (at most 128) lane sums and compensations, which
+// adds gamma_{255}^2 sum |x| (next bound).
+inline double kahan_lanes_float(const Problem& p) { return kahan_float(p) + std::pow(gamma(255, kFloatU), 2) * p.abs_sum; }
+
+// Blocked pairwise (cpu/serial/pairwise): an element goes through at most 25 roundings inside its
+// block of <= 128 (15 accumulator additions, 3 combining the 8 accumulators, 7 remainder additions)
+// and one per halving above it; halves are rounded down to multiples of 8, which can add one level.
+// Higham eq. 4.6 in its blocked form: |E| <= gamma_D sum |x|, D = 25 + ceil(log2(n / 128)) + 1.
+inline double pairwise_float(const Problem& p) {
+    const double levels = p.n > 128 ? std::ceil(std::log2(static_cast<double>(p.n) / 128)) + 1 : 0;
+    return gamma(25 + levels, kFloatU) * p.abs_sum;
+}
+
+// OpenMP's reduction clause, static schedule: each thread adds its ceil(n / T) elements in order
+// into a private float, then the T private sums are added in some order: at most ceil(n / T) + T
+// roundings on any element's path, |E| <= gamma_{ceil(n/T) + T} sum |x| (Higham eq. 4.4). Weak: at
+// n = 2^24 it says nothing for one thread and a third of S for four.
+inline double openmp_float_chunks(const Problem& p) {
+    const double per_thread = std::ceil(static_cast<double>(p.n) / p.threads);
+    return gamma(per_thread + p.threads, kFloatU) * p.abs_sum;
+}
+
+// Any order of n - 1 float additions: gamma_{n-1} sum |x| (Higham eq. 4.4 holds for every order).
+inline double float_any_order(const Problem& p) { return gamma(static_cast<double>(p.n - 1), kFloatU) * p.abs_sum; }
+
+// The exact sum rounded once to double: at most half an ulp of S.
+inline double exact_rounded_once(const Problem& p) { return kDoubleU * std::abs(p.exact); }
+
+// The bound a backend's traits promise on this problem; nullopt where they promise none (a copy) and
+// infinity where the analysis says nothing at this size.
+inline std::optional<double> for_traits(const Traits& traits, const Problem& p) {
+    switch (traits.accumulator) {
+        case Accumulator::none: return std::nullopt;
+        case Accumulator::exact: return exact_rounded_once(p);
+        case Accumulator::f64: return double_accumulation(p);
+        case Accumulator::compensated_f32:
+            return traits.order == Order::sequential ? kahan_float(p) : kahan_lanes_float(p);
+        case Accumulator::f32:
+            switch (traits.order) {
+                case Order::pairwise: return pairwise_float(p);
+                case Order::thread_chunks: return openmp_float_chunks(p);
+                default: return float_any_order(p);
+            }
+    }
+    return std::nullopt;
+}
+
+}  // namespace shootout::bounds
