@@ -213,16 +213,14 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --json=PATH        write all measurements as JSON (the file is replaced)
   --help             this text
 
-What is measured, per (backend, size, input, threads):
-  time     Google Benchmark runs each case after a warm-up, for --benchmark_repetitions
-           repetitions (default 5) of at least --benchmark_min_time seconds (default 0.05) each;
-           time_ns_median and time_ns_min are the median and minimum over repetitions of the
-           time per call. CPU backends: wall-clock time of the call. CUDA backends: CUDA events
-           around the device work only, input already on the device, rotating through several
-           device copies of inputs smaller than 4x the L2 cache so no call reads a warm L2.
+What is measured, per (backend, size, input, threads, timing): the measurement rules are stated
+once, in results/README.md ("How a number is taken"). In short:
+  time     median over --benchmark_repetitions (default 5) of the time per call, after a warm-up.
+           CPU: wall clock around the call, same input every call (cache: warm). CUDA: device
+           events, inputs rotating past 4x L2 (cache: cold), as one call waited on (isolated) and
+           as K calls back to back, time / K (batched).
   GB/s     input bytes / median time, decimal (1 GB = 1e9 bytes).
-  error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0;
-           nan when the input holds NaN or Inf.
+  error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0.
 
 Google Benchmark's flags (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
 --benchmark_min_warmup_time, --benchmark_out, ...) keep working; filters match names such as
