@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # What one call on the GPU machine runs from a carried bundle (scripts/bundle.sh): the GPU's name,
-# the GPU test suite, compute-sanitizer's memcheck and racecheck on the hand-written kernels, then a
-# benchmark sweep of the CUDA backends. Logs and the CSV go to $OUT (default ./gpu-check); a short
+# the GPU test suites, compute-sanitizer's memcheck, racecheck and synccheck on the hand-written
+# kernels, then a benchmark sweep. Logs and the CSV go to $OUT (default ./gpu-check); a short
 # summary is printed last.
 #
 #   scripts/gpu_check.sh [BUNDLE_DIR]
-#   env: SIZES (default 2^13..2^30), BACKENDS (default cuda), REPS (default 5),
-#        STEPS (default "tests sanitize bench": any subset, in any order)
+#   env: SIZES (default 2^13..2^30), BACKENDS (default cuda), REPS (default 5), CSV (default
+#        $OUT/cuda.csv), STEPS (default "tests sanitize bench": any subset, in any order)
 set -uo pipefail
 
 bundle=${1:-bundle}
@@ -14,6 +14,7 @@ out=${OUT:-gpu-check}
 sizes=${SIZES:-2^13..2^30}
 backends=${BACKENDS:-cuda}
 reps=${REPS:-5}
+csv=${CSV:-$out/cuda.csv}
 steps=${STEPS:-tests sanitize bench}
 mkdir -p "$out"
 summary=()
@@ -24,33 +25,38 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,cl
 note "$(head -1 "$out/gpu.txt")"
 
 if [[ $steps == *tests* ]]; then
-    timeout 300 "$bundle/gpu_backends_test" > "$out/gpu_tests.log" 2>&1
-    note "gpu_backends_test: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/gpu_tests.log" | tr '\n' ' ')"
-    grep -E '^\[  FAILED  \]' "$out/gpu_tests.log" | head -20
+    for suite in "$bundle"/gpu_*_test "$bundle"/exact_backends_test; do
+        [[ -x $suite ]] || continue
+        name=$(basename "$suite")
+        timeout 400 "$suite" > "$out/$name.log" 2>&1
+        note "$name: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/$name.log" | tr '\n' ' ')"
+        grep -E '^\[  FAILED  \]' "$out/$name.log" | head -20
+    done
     "$bundle/harness_tests" --gtest_filter='Registry.*' > "$out/registry_tests.log" 2>&1
     note "registry tests: rc=$? $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?[,.]' "$out/registry_tests.log" | tr '\n' ' ')"
 fi
 
 if [[ $steps == *sanitize* ]]; then
     # The hand-written kernels at one small and one odd size; library code (CUB, Thrust) excluded.
-    hand_written='cuda/shuffle*,cuda/ladder/*,cuda/atomic/grid,cuda/baseline/read'
-    for tool in memcheck racecheck; do
+    hand_written='cuda/shuffle*,cuda/single-pass*,cuda/exact,cuda/ladder/*,cuda/atomic/grid,cuda/baseline/read'
+    for tool in memcheck racecheck synccheck; do
         timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 99 \
             "$bundle/accumulate_bench" --backend="$hand_written" --sizes=1024,1000003 \
-            --benchmark_repetitions=1 --benchmark_min_time=0.001 > "$out/$tool.log" 2>&1
+            --benchmark_repetitions=1 --benchmark_min_time=0.001 --benchmark_min_warmup_time=0 \
+            --benchmark_filter='threads:1$' > "$out/$tool.log" 2>&1  # isolated calls: a batch is the same kernel
         note "$tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
     done
 fi
 
 if [[ $steps == *bench* ]]; then
     "$bundle/accumulate_bench" --backend="$backends" --sizes="$sizes" --benchmark_repetitions="$reps" \
-        --csv="$out/cuda.csv" > "$out/bench.log" 2>&1
-    note "bench: rc=$? $(grep -c . "$out/cuda.csv") csv lines; failures: $(grep -c FAILED "$out/bench.log")"
+        --csv="$csv" >> "$out/bench.log" 2>&1
+    note "bench: rc=$? $(grep -c . "$csv") csv lines; failures: $(grep -c FAILED "$out/bench.log")"
     # backend, n, GB/s, median microseconds per call
-    python3 - "$out/cuda.csv" > "$out/table.txt" <<'PY'
+    python3 - "$csv" > "$out/table.txt" <<'PY'
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
-    print(f"{r['backend']:<36} {r['device']:<8} {r['n']:>11} {float(r['gbps']):9.1f} GB/s {float(r['time_ns_median']) / 1e3:10.2f} us")
+    print(f"{r['backend']:<36} {r['device']:<8} {r.get('timing', ''):<8} {r['n']:>11} {float(r['gbps']):9.1f} GB/s {float(r['time_ns_median']) / 1e3:10.2f} us")
 PY
 fi
 
