@@ -53,6 +53,9 @@ const std::vector<std::string> kExpectedCuda = {
     "cuda/shuffle",
     "cuda/shuffle-f64",
     "cuda/shuffle-kahan",
+    "cuda/single-pass",
+    "cuda/single-pass-f64",
+    "cuda/single-pass-kahan",
     "cuda/thrust",
 };
 
