@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cuda/atomic>
+
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
@@ -29,7 +31,12 @@ namespace shootout::cuda {
 //   so that at least this many blocks fit on an SM. The grid itself comes from the occupancy API.
 // SmallGridPasses: below a full device, the grid is just large enough that each thread makes this many
 //   passes of LoadsInFlight loads: fewer blocks, so fewer slots for the last block to combine.
-template <int BlockThreads, int LoadsInFlight, int MinBlocksPerSm, int SmallGridPasses = 1>
+// Fence: around the ticket, __threadfence() (fence.sc.gpu, MEMBAR.SC.GPU) or the lighter
+//   fence.acq_rel.gpu, which the PTX memory model also makes enough for this pattern (a release fence
+//   before the relaxed atomic, an acquire fence after it).
+enum class TicketFence { sc, acq_rel };
+
+template <int BlockThreads, int LoadsInFlight, int MinBlocksPerSm, int SmallGridPasses = 1, TicketFence Fence = TicketFence::sc>
 struct SinglePassPolicy {
     static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024);
     static_assert(LoadsInFlight >= 1 && MinBlocksPerSm >= 1 && SmallGridPasses >= 1);
@@ -37,6 +44,7 @@ struct SinglePassPolicy {
     static constexpr int kLoadsInFlight = LoadsInFlight;
     static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
     static constexpr int kSmallGridPasses = SmallGridPasses;
+    static constexpr TicketFence kFence = Fence;
 };
 
 // The policy each registered backend uses (gpu/PERFORMANCE.md, "Single pass", says why). 256 threads
@@ -62,6 +70,12 @@ __device__ T load_cg(const T* p) {
     return value;
 }
 
+template <TicketFence Fence>
+__device__ void ticket_fence() {
+    if constexpr (Fence == TicketFence::sc) __threadfence();
+    else ::cuda::atomic_thread_fence(::cuda::memory_order_acq_rel, ::cuda::thread_scope_device);
+}
+
 // slots: one per block; ticket: 0 before the launch, and 0 again after it (atomicInc wraps it).
 template <class Acc, class Policy>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSm)
@@ -77,11 +91,11 @@ single_pass_sum(const float* __restrict__ in, std::size_t n, typename Acc::State
     __shared__ bool last;
     if (threadIdx.x == 0) {
         slots[blockIdx.x] = block_state;
-        __threadfence();  // the slot is visible device-wide before the ticket is taken
+        ticket_fence<Policy::kFence>();  // the slot is visible device-wide before the ticket is taken
         // atomicInc wraps: the block that finds gridDim.x - 1 stores 0, leaving the counter ready for
         // the next launch with no reset of its own.
         const bool drew_last = atomicInc(ticket, gridDim.x - 1) == gridDim.x - 1;
-        if (drew_last) __threadfence();  // every other block's slot is read after its ticket
+        if (drew_last) ticket_fence<Policy::kFence>();  // every other block's slot is read after its ticket
         last = drew_last;
     }
     __syncthreads();  // also separates block_reduce's two uses of its shared slots

@@ -37,12 +37,14 @@ using SweepPolicies = std::tuple<
     SinglePassPolicy<1024, 4, 1>,
     SinglePassPolicy<256, 2, 8>,
     SinglePassPolicy<256, 8, 2>,
-    SinglePassPolicy<256, 4, 4, 2>>;  // two passes per thread before the grid grows
+    SinglePassPolicy<256, 4, 4, 2>,   // two passes per thread before the grid grows
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::acq_rel>>;
 
 template <class P>
 std::string policy_name() {
     std::string s = std::to_string(P::kBlockThreads) + "x" + std::to_string(P::kLoadsInFlight) + "/min" + std::to_string(P::kMinBlocksPerSm);
     if (P::kSmallGridPasses != 1) s += "/p" + std::to_string(P::kSmallGridPasses);
+    if (P::kFence == TicketFence::acq_rel) s += "/acqrel";
     return s;
 }
 
