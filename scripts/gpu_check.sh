@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # What one call on the GPU machine runs from a carried bundle (scripts/bundle.sh): the GPU's name,
-# the GPU test suites, compute-sanitizer's memcheck, racecheck and synccheck on the hand-written
-# kernels, then a benchmark sweep. Logs and the CSV go to $OUT (default ./gpu-check); a short
-# summary is printed last.
+# the GPU test suites (and single_pass_sweep --check), compute-sanitizer's memcheck, racecheck and
+# synccheck on the hand-written kernels, then a benchmark sweep of the CUDA backends; on request the
+# single-pass policy sweep. Logs and the CSV go to $OUT (default ./gpu-check); a short summary is
+# printed last.
 #
 #   scripts/gpu_check.sh [BUNDLE_DIR]
 #   env: SIZES (default 2^13..2^30), BACKENDS (default cuda), REPS (default 5), CSV (default
-#        $OUT/cuda.csv), STEPS (default "tests sanitize bench": any subset, in any order)
+#        $OUT/cuda.csv),
+#        STEPS (default "tests sanitize bench": any subset, in any order, and "policies" for the
+#        single-pass policy sweep; POLICY_ARGS passes it options, e.g. "--acc=f32,f64,kahan")
 set -uo pipefail
 
 bundle=${1:-bundle}
@@ -32,6 +35,10 @@ if [[ $steps == *tests* ]]; then
         note "$name: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/$name.log" | tr '\n' ' ')"
         grep -E '^\[  FAILED  \]' "$out/$name.log" | head -20
     done
+    if [[ -x $bundle/single_pass_sweep ]]; then
+        timeout 300 "$bundle/single_pass_sweep" --check > "$out/single_pass_check.log" 2>&1
+        note "single_pass_sweep --check: rc=$? $(tail -1 "$out/single_pass_check.log")"
+    fi
     "$bundle/harness_tests" --gtest_filter='Registry.*' > "$out/registry_tests.log" 2>&1
     note "registry tests: rc=$? $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?[,.]' "$out/registry_tests.log" | tr '\n' ' ')"
 fi
@@ -58,6 +65,12 @@ import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
     print(f"{r['backend']:<36} {r['device']:<8} {r.get('timing', ''):<8} {r['n']:>11} {float(r['gbps']):9.1f} GB/s {float(r['time_ns_median']) / 1e3:10.2f} us")
 PY
+fi
+
+if [[ $steps == *policies* && -x $bundle/single_pass_sweep ]]; then
+    # shellcheck disable=SC2086
+    timeout 580 "$bundle/single_pass_sweep" ${POLICY_ARGS:-} > "$out/single_pass_sweep.txt" 2>&1
+    note "single_pass_sweep: rc=$? $(grep -c -v '^#' "$out/single_pass_sweep.txt") rows in single_pass_sweep.txt"
 fi
 
 echo "==== summary"
