@@ -80,12 +80,14 @@ std::uint64_t to_elements(Quantity q, std::string_view token, std::string_view s
     return elements;
 }
 
+// Repeated counts are dropped (first-seen order kept): two cases with one thread count would share
+// one benchmark name, and a name must identify one case.
 std::vector<int> parse_threads(std::string_view spec) {
     std::vector<int> counts;
     for (std::string_view part : split(spec, ',')) {
         const std::uint64_t n = parse_unsigned(part, "--threads");
         if (n < 1 || n > 4096) throw UsageError("--threads: '" + std::string(part) + "' is not between 1 and 4096");
-        counts.push_back(static_cast<int>(n));
+        if (std::find(counts.begin(), counts.end(), static_cast<int>(n)) == counts.end()) counts.push_back(static_cast<int>(n));
     }
     return counts;
 }

@@ -88,6 +88,11 @@ TEST(CommandLine, EveryOption) {
     EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).sizes.empty());
 }
 
+TEST(CommandLine, RepeatedThreadCountsRunOnce) {
+    EXPECT_EQ(parse({"--threads=2,2"}).threads, std::vector<int>{2});
+    EXPECT_EQ(parse({"--threads=4,1,4,2,1"}).threads, (std::vector<int>{4, 1, 2}));
+}
+
 TEST(CommandLine, BadInputsSayWhatIsWrong) {
     expect_command_line_error({"--frobnicate"}, "unknown option '--frobnicate'");
     expect_command_line_error({"--input=gaussian"}, "'gaussian' is not ones, uniform, normal or file:PATH");
