@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <thread>
 
@@ -92,6 +93,30 @@ std::vector<int> parse_threads(std::string_view spec) {
     return counts;
 }
 
+// Google Benchmark parses its own flags, but accepts values that measure nothing, and its output file
+// is reopened for every size of a sweep (RunSpecifiedBenchmarks runs once per size), keeping only the
+// last size: refuse those here, where the message can say what to do instead.
+void check_benchmark_flag(const std::string& arg) {
+    const std::size_t eq = arg.find('=');
+    const std::string key = arg.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    if (key == "--benchmark_out" || key == "--benchmark_out_format")
+        throw UsageError(key + " is not supported: Google Benchmark rewrites its output file for every size of a "
+                         "sweep, so only the last size would be kept; write --json=PATH or --csv=PATH instead");
+    if (key == "--benchmark_repetitions" && parse_unsigned(value, key) < 1)
+        throw UsageError(key + ": '" + value + "' would measure nothing: give 1 or more");
+    if (key == "--benchmark_min_time") {
+        // Seconds ("0.05", or "0.05s" where the library knows units) or iterations ("100x").
+        const bool iterations = value.ends_with('x');
+        const std::string_view number = std::string_view(value).substr(0, value.size() - (iterations || value.ends_with('s')));
+        double amount = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), amount);
+        const bool parsed = !number.empty() && error == std::errc{} && end == number.data() + number.size();
+        if (!parsed || !std::isfinite(amount) || amount <= 0 || (iterations && amount != std::floor(amount)))
+            throw UsageError(key + ": '" + value + "' is not a positive time in seconds (like 0.05) or count of iterations (like 100x)");
+    }
+}
+
 InputSpec parse_input(std::string_view value, InputSpec spec) {
     if (value == "ones") spec.distribution = Distribution::ones;
     else if (value == "uniform") spec.distribution = Distribution::uniform;
@@ -159,7 +184,11 @@ Options parse_command_line(const std::vector<std::string>& args) {
     std::string sizes_spec(kDefaultSizes);
     bool sizes_given = false;
     for (const std::string& arg : args) {
-        if (arg.starts_with("--benchmark_")) { options.benchmark_flags.push_back(arg); continue; }
+        if (arg.starts_with("--benchmark_")) {
+            check_benchmark_flag(arg);
+            options.benchmark_flags.push_back(arg);
+            continue;
+        }
         const std::size_t eq = arg.find('=');
         const std::string key = arg.substr(0, eq);
         const bool has_value = eq != std::string::npos;
@@ -227,8 +256,10 @@ What is measured, per (backend, size, input, threads):
            nan when the input holds NaN or Inf.
 
 Google Benchmark's flags (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
---benchmark_min_warmup_time, --benchmark_out, ...) keep working; filters match names such as
-cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1.
+--benchmark_min_warmup_time, ...) keep working; filters match names such as
+cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1. --benchmark_out and
+--benchmark_out_format are refused: the library rewrites that file for every size, so it would hold
+the last size only; --json=PATH and --csv=PATH hold every measurement.
 
 Exit status: 0 all ran; 1 something was skipped or failed (each is named); 2 a bad command line or
 an unreadable input file.

@@ -106,6 +106,20 @@ TEST(CommandLine, BadInputsSayWhatIsWrong) {
     expect_command_line_error({"--input=file:a.f32", "--sizes=2^10"}, "the file's length is the size");
 }
 
+TEST(CommandLine, BenchmarkFlagsThatLoseOutputOrMeasureNothingAreRefused) {
+    expect_command_line_error({"--benchmark_out=all.json"}, "--benchmark_out is not supported");
+    expect_command_line_error({"--benchmark_out=all.json"}, "--json=PATH or --csv=PATH");
+    expect_command_line_error({"--benchmark_out_format=csv"}, "--benchmark_out_format is not supported");
+    expect_command_line_error({"--benchmark_repetitions=0"}, "--benchmark_repetitions: '0' would measure nothing");
+    expect_command_line_error({"--benchmark_repetitions=-1"}, "'-1' is not a whole number");
+    expect_command_line_error({"--benchmark_repetitions=two"}, "'two' is not a whole number");
+    for (const std::string bad : {"0", "-0.5", "0s", "abc", "nan", "inf", "", "0.5x", "0x", "s"})
+        expect_command_line_error({"--benchmark_min_time=" + bad}, "--benchmark_min_time: '" + bad + "' is not a positive time");
+    const Options o = parse({"--benchmark_repetitions=1", "--benchmark_min_time=0.01", "--benchmark_min_time=0.5s",
+                             "--benchmark_min_time=100x", "--benchmark_filter=cpu"});
+    EXPECT_EQ(o.benchmark_flags.size(), 5u);
+}
+
 TEST(SelectBackends, GroupsNamesAndGlobs) {
     const auto serial = select_backends("cpu/serial/accumulate-*");
     ASSERT_EQ(serial.size(), 2u);
