@@ -253,7 +253,8 @@ What is measured, per (backend, size, input, threads):
            device copies of inputs smaller than 4x the L2 cache so no call reads a warm L2.
   GB/s     input bytes / median time, decimal (1 GB = 1e9 bytes).
   error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0;
-           nan when the input holds NaN or Inf.
+           nan when the input holds NaN or Inf; inf when the input is finite and the result
+           is not (the backend overflowed).
 
 Google Benchmark's flags (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
 --benchmark_min_warmup_time, ...) keep working; filters match names such as
