@@ -233,8 +233,9 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.
   --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH
-                     file:PATH reads raw little-endian float32, or a float32 .npy file; its length
-                     is the size, so --sizes does not apply.
+                     file:PATH reads a regular file of raw little-endian float32, or a float32 .npy
+                     file (one that starts with the .npy magic, whatever its name); its length is
+                     the size, so --sizes does not apply. A file too large for memory is skipped.
   --seed=N           seed of the generated inputs (default 42); same seed, same floats, any machine
   --threads=N[,N..]  threads for the parallel backends (default: all hardware threads); a list
                      sweeps them, for scaling curves
