@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "runner.hpp"
+#include "system_info.hpp"
 
 namespace {
 
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
         }
         if (options.list) {
             list_backends(std::cout);
+            return 0;
+        }
+        if (options.machine) {
+            std::cout << shootout::machine_identity() << '\n';
             return 0;
         }
         const auto backends = shootout::select_backends(options.backends);

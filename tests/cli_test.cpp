@@ -84,6 +84,7 @@ TEST(CommandLine, EveryOption) {
     EXPECT_EQ(o.csv_path, "a.csv");
     EXPECT_EQ(o.json_path, "a.json");
     EXPECT_EQ(o.benchmark_flags, std::vector<std::string>{"--benchmark_repetitions=3"});
+    EXPECT_TRUE(parse({"--machine"}).machine);
     EXPECT_EQ(parse({"--input=file:/tmp/x.npy"}).input.label(), "file:x.npy");
     EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).sizes.empty());
 }
@@ -102,6 +103,7 @@ TEST(CommandLine, BadInputsSayWhatIsWrong) {
     expect_command_line_error({"--threads=2,x"}, "'x' is not a whole number");
     expect_command_line_error({"--csv"}, "--csv needs a value");
     expect_command_line_error({"--list=yes"}, "--list takes no value");
+    expect_command_line_error({"--machine=vm"}, "--machine takes no value");
     expect_command_line_error({"--sizes=2^y"}, "'2^y' is not a power of two");
     expect_command_line_error({"--input=file:a.f32", "--sizes=2^10"}, "the file's length is the size");
 }
