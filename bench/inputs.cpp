@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "files.hpp"
 #include "system_info.hpp"
 
 namespace shootout {
@@ -87,15 +88,6 @@ namespace {
     throw InputError("input file '" + path + "': " + what);
 }
 
-std::string describe_non_regular(mode_t mode) {
-    if (S_ISDIR(mode)) return "is a directory";
-    if (S_ISFIFO(mode)) return "is a FIFO, not a regular file";
-    if (S_ISCHR(mode)) return "is a character device, not a regular file";
-    if (S_ISBLK(mode)) return "is a block device, not a regular file";
-    if (S_ISSOCK(mode)) return "is a socket, not a regular file";
-    return "is not a regular file";
-}
-
 std::string gib(double bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
@@ -104,40 +96,35 @@ std::string gib(double bytes) {
 
 class OpenFile {
 public:
-    explicit OpenFile(const std::string& path) : path_(path) {
-        // stat first: opening a FIFO waits for a writer, and opening a device can act on it.
+    explicit OpenFile(const std::string& path) : path_(path), fd_(open_regular(path)) {
+        // The path may have become a FIFO since open_regular() looked: O_NONBLOCK opened it at once.
         struct stat status {};
-        if (::stat(path.c_str(), &status) != 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
-        if (!S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
-        // O_NONBLOCK and fstat again: the path may have been replaced by a FIFO since.
-        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-        if (fd_ < 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
-        if (::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode)) {
-            ::close(fd_);  // a constructor that throws gets no destructor call
-            fail(path, describe_non_regular(status.st_mode));
-        }
+        if (::fstat(fd_.get(), &status) != 0 || !S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
         size_ = static_cast<std::uint64_t>(status.st_size);
     }
-    ~OpenFile() { ::close(fd_); }
-    OpenFile(const OpenFile&) = delete;
-    OpenFile& operator=(const OpenFile&) = delete;
 
     std::uint64_t size() const { return size_; }
 
     // Reads out.size() bytes from offset, or fails naming the file.
     void read(std::span<char> out, std::uint64_t offset) const {
-        for (std::size_t done = 0; done < out.size();) {
-            const ssize_t got = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-            if (got < 0 && errno == EINTR) continue;
-            if (got < 0) fail(path_, std::string("read failed: ") + std::strerror(errno));
-            if (got == 0) fail(path_, "became shorter while it was read");
-            done += static_cast<std::size_t>(got);
-        }
+        const ssize_t got = read_at(fd_.get(), out, offset);
+        if (got < 0) fail(path_, std::string("read failed: ") + std::strerror(errno));
+        if (static_cast<std::size_t>(got) < out.size()) fail(path_, "became shorter while it was read");
     }
 
 private:
+    // stat first: opening a FIFO waits for a writer, and opening a device can act on it.
+    static int open_regular(const std::string& path) {
+        struct stat status {};
+        if (::stat(path.c_str(), &status) != 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
+        if (!S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
+        return fd;
+    }
+
     std::string path_;
-    int fd_ = -1;
+    FileDescriptor fd_;
     std::uint64_t size_ = 0;
 };
 
