@@ -244,8 +244,12 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      sweeps them, for scaling curves
   --include-transfer also time CUDA backends with the host->device copy from pinned memory and the
                      result's copy back inside the timed region (device column cuda+h2d)
-  --csv=PATH         append one row per measurement (header written when the file is new)
-  --json=PATH        write all measurements as JSON (the file is replaced)
+  --csv=PATH         append one row per measurement; a new file gets the header, an existing one
+                     must start with this version's header (each row is written under a lock)
+  --json=PATH        write all measurements as one JSON document, replaced whole (by rename) after
+                     each measurement; NaN and infinities are the strings "nan", "inf", "-inf".
+                     Both take a regular file or a new name (no FIFOs or devices, /dev/null
+                     included), never one file for both or the input file.
   --help             this text
 
 What is measured, per (backend, size, input, threads):
@@ -266,8 +270,9 @@ cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1. --benchmark_out and
 --benchmark_out_format are refused: the library rewrites that file for every size, so it would hold
 the last size only; --json=PATH and --csv=PATH hold every measurement.
 
-Exit status: 0 all ran; 1 something was skipped or failed (each is named); 2 a bad command line or
-an unreadable input file.
+Exit status: 0 all ran; 1 something was skipped or failed (each is named), or writing an output
+failed mid-sweep; 2 a bad command line, a bad input file, or an output path that cannot be used,
+found before anything runs.
 )";
 }
 

@@ -173,10 +173,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     }
 
     const std::string host = host_name(), cpu = cpu_model(), compiler = compiler_version(), build = build_type();
-    std::optional<CsvWriter> csv;
-    std::optional<JsonWriter> json;
-    if (!options.csv_path.empty()) csv.emplace(options.csv_path);
-    if (!options.json_path.empty()) json.emplace(options.json_path);
+    const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
     std::map<const Backend*, DeviceInfo> device_info;
     for (const Backend* backend : backends)
         if (backend->device_info) device_info[backend] = backend->device_info();
@@ -257,13 +254,13 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 .peak_gbps = device_info.count(c.backend) ? device_info[c.backend].peak_gbps : 0,
             };
             out << progress_line(done, filtered ? 0 : total, m) << std::endl;
-            if (csv) csv->write(m);
-            if (json) json->write(m);
+            for (const auto& reporter : reporters) reporter->report(m);
         });
         benchmark::RunSpecifiedBenchmarks(&collector);
         benchmark::ClearRegisteredBenchmarks();
         prepared.release();
     }
+    for (const auto& reporter : reporters) reporter->finish();
     return status;
 }
 
