@@ -69,7 +69,11 @@ void CsvReporter::report(const Measurement& m) {
         if (last != '\n') text += '\n';  // a file cut short, or saved by an editor without a final newline
     }
     text += csv_row(m) + '\n';
-    if (!write_all(file.get(), text)) fail("writing");
+    if (!write_all(file.get(), text)) {
+        const int error = errno;
+        if (::ftruncate(file.get(), static_cast<off_t>(size)) == 0) errno = error;  // no half row left behind
+        fail("writing");
+    }
     if (!file.close()) fail("writing");
 }
 

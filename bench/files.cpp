@@ -95,9 +95,9 @@ void replace_file(std::string_view option, const std::string& path, std::string_
     const std::filesystem::path resolved = std::filesystem::canonical(path, not_there);
     const std::filesystem::path target = not_there ? std::filesystem::path(path) : resolved;
     const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
-    std::string temporary = (directory / ".").string();  // hidden, beside the target: rename() stays in one file system
-    temporary += target.filename().string();
-    temporary += ".XXXXXX";
+    // Hidden, and beside the target: rename() works within one file system only.
+    const std::string hidden_name = std::string(".").append(target.filename().string()).append(".XXXXXX");
+    std::string temporary = (directory / hidden_name).string();
 
     FileDescriptor file(::mkostemp(temporary.data(), O_CLOEXEC));
     if (file.get() < 0) {

@@ -212,15 +212,22 @@ TEST_F(Files, OutputsMustBeRegularFilesOrNew) {
     EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"fifo", "file"}));  // nothing created
 }
 
-TEST_F(Files, CsvWriteErrorsNameThePath) {
-    const std::string csv = path("full.csv");
-    CsvReporter reporter(csv);
-    const FileSizeLimit disk_full(100);
-    try {
-        reporter.report(sample());
-        ADD_FAILURE() << "a failed write went unnoticed";
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("--csv: writing '" + csv + "' failed: File too large"), std::string::npos) << e.what();
+TEST_F(Files, CsvWriteErrorsNameThePathAndLeaveNoHalfRow) {
+    const std::string before = csv_header() + "\n" + csv_row(sample()) + "\n";
+    for (const std::string& contents : {std::string(), before}) {
+        const std::string csv = write("full.csv", contents);
+        CsvReporter reporter(csv);
+        {
+            const FileSizeLimit disk_full(contents.size() + 100);  // room for part of the next row
+            try {
+                reporter.report(sample());
+                ADD_FAILURE() << "a failed write went unnoticed";
+            } catch (const std::runtime_error& e) {
+                EXPECT_NE(std::string(e.what()).find("--csv: writing '" + csv + "' failed: File too large"), std::string::npos)
+                    << e.what();
+            }
+        }
+        EXPECT_EQ(read_text(csv), contents);
     }
 }
 
