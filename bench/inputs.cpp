@@ -192,7 +192,8 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     if (descr[1] != "<f4") fail(path, "holds dtype '" + descr[1].str() + "'; float32 little-endian ('<f4') is needed");
     if (!std::regex_search(header, shape, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
         fail(path, ".npy header has no 'shape'");
-    // Element order does not change a sum, so Fortran order and any shape are accepted as they are.
+    // Element order does not change a sum: Fortran order and any shape are summed as they are, as
+    // long as the shape holds as many values as the data.
     return {header_offset + header_length, shape_values(shape[1], path), shape[1]};
 }
 
