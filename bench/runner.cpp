@@ -95,10 +95,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                    .machine = machine_identity(), .device_info = {}};
     for (const Backend* backend : backends)
         if (backend->device_info) run.device_info[backend] = backend->device_info();
-    std::optional<CsvWriter> csv;
-    std::optional<JsonWriter> json;
-    if (!options.csv_path.empty()) csv.emplace(options.csv_path);
-    if (!options.json_path.empty()) json.emplace(options.json_path);
+    const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
 
     HostArray file_input;
     std::vector<std::uint64_t> sizes = options.sizes;
@@ -139,8 +136,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             const Measurement m = record(run, options, c, outcome, timing, input, exact);
             ++measured;
             out << progress_line(done, filtered ? 0 : total, m) << std::endl;
-            if (csv) csv->write(m);
-            if (json) json->write(m);
+            for (const auto& reporter : reporters) reporter->report(m);
         });
     }
     if (measured == 0 && status == 0) {
@@ -148,6 +144,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             << (filtered ? ": --benchmark_filter=" + benchmark::GetBenchmarkFilter() + " matches no case" : std::string()) << '\n';
         return 1;
     }
+    for (const auto& reporter : reporters) reporter->finish();
     return status;
 }
 

@@ -96,6 +96,21 @@ TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
     EXPECT_EQ(r.rows[0].at("input"), "file:" + path.filename().string());
 }
 
+// The JSON is written only once a measurement exists: a run that fails on its input before that
+// used to replace the user's file with an empty document.
+TEST(Sweep, AnInputThatFailsLeavesAnExistingJsonAlone) {
+    const auto json = std::filesystem::temp_directory_path() / ("shootout_kept_" + std::to_string(::getpid()) + ".json");
+    std::ofstream(json) << "a previous run's document";
+    const Options options = parse_command_line(
+        {"--backend=cpu/serial/accumulate-f64", "--input=file:/nonexistent/x.f32", "--json=" + json.string()});
+    std::ostringstream out, err;
+    EXPECT_THROW(run_sweep(options, select_backends(options.backends), out, err), InputError);
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::filesystem::remove(json);
+    EXPECT_EQ(text, "a previous run's document");
+}
+
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
     const auto r = sweep({"--backend=cpu/serial/accumulate-f32", "--sizes=2^10,2^40"});
     EXPECT_EQ(r.status, 1);
