@@ -105,8 +105,8 @@ def cpu_gbps(h, backend, n, threads):
 
 
 def batch_size(n):
-    """Calls per batched region: enough to hide the submission latency, fewer for big inputs."""
-    return max(2, min(1000, 2**26 // n))
+    """Calls per batched region, the harness's rule: 64 MiB / input bytes, in [2, 1024]."""
+    return max(2, min(1024, 2**26 // (4 * n)))
 
 
 def gpu_gbps(h, backend, n, device, timing):

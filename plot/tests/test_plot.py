@@ -318,10 +318,10 @@ def test_gpu_rows_are_batched_by_default_and_say_so(plotted):
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda", "2^16")
     assert row[2] == "`cuda/shuffle`" and row[3] == "203"  # isolated: 64.1
     assert row[4] == "100%"  # against the batched ceiling, not the isolated one
-    assert row[6] == "batched (K = 1000)"
-    assert "batched (K calls back to back per timed region, time / K; K = 2–1000)" in text
+    assert row[6] == "batched (K = 256)"
+    assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in text
     gbps = (out / "gbps.svg").read_text()
-    assert "batched (K calls back to back per timed region, time / K; K = 2–1000)" in gbps
+    assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in gbps
     # cuda+h2d rows were measured isolated only: that timing, said in the panel and a note
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda+h2d", "2^16")
     assert row[6] == "isolated"
@@ -431,7 +431,7 @@ def test_compare_prints_both_speeds_and_the_ratio():
 def test_compare_timing_isolated():
     small = [l for l in run("compare.py", RYZEN, XEON, "--backend", "cuda/cub").stdout.splitlines()
              if l.startswith("cuda/cub ") and "2^10" in l]
-    assert small[0].split()[-5:] == ["batched", "×1000", "2.27", "1.82", "0.80x"]
+    assert small[0].split()[-5:] == ["batched", "×1024", "2.27", "1.82", "0.80x"]
     result = run("compare.py", RYZEN, XEON, "--backend", "cuda/cub", "--timing", "isolated")
     assert result.returncode == 0, result.stderr
     line = next(l for l in result.stdout.splitlines() if l.startswith("cuda/cub ") and "2^10" in l)
