@@ -78,24 +78,39 @@ std::string json_number(double value) {
     return exact_text(value);
 }
 
+// One column: its name, its CSV text, and its JSON value (quoted string, number or null).
+struct Column {
+    const char* name;
+    std::string csv, json;
+};
+
+Column text(const char* name, const std::string& value) { return {name, value, quote_json(value)}; }
+Column whole(const char* name, std::uint64_t value) { return {name, std::to_string(value), std::to_string(value)}; }
+Column real(const char* name, double value, const char* csv_pattern) { return {name, format(csv_pattern, value), json_number(value)}; }
+
+// The schema, in order (results/README.md documents each column). Columns are only ever appended.
+std::vector<Column> columns(const Measurement& m) {
+    return {
+        text("timestamp", m.timestamp), text("host", m.host), text("cpu", m.cpu), text("gpu", m.gpu),
+        text("compiler", m.compiler), text("build", m.build), text("backend", m.backend), text("device", m.device),
+        whole("threads", static_cast<std::uint64_t>(m.threads)), text("input", m.input),
+        {"seed", m.seed ? std::to_string(*m.seed) : "", m.seed ? std::to_string(*m.seed) : "null"},
+        whole("n", m.n), whole("bytes", m.bytes), real("gbps", m.gbps, "%.6g"),
+        real("time_ns_median", m.time_ns_median, "%.1f"), real("time_ns_min", m.time_ns_min, "%.1f"),
+        whole("iterations", static_cast<std::uint64_t>(m.iterations)), real("result", m.result, "%.17g"),
+        real("exact", m.exact, "%.17g"), real("rel_error", m.rel_error, "%.17g"),
+        {"peak_gbps", m.peak_gbps > 0 ? format("%.6g", m.peak_gbps) : "", m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
+        text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
+        text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
+        text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
+    };
+}
+
 std::string json_object(const Measurement& m) {
-    const std::pair<const char*, std::string> fields[] = {
-        {"timestamp", quote_json(m.timestamp)}, {"host", quote_json(m.host)}, {"cpu", quote_json(m.cpu)},
-        {"gpu", quote_json(m.gpu)}, {"compiler", quote_json(m.compiler)}, {"build", quote_json(m.build)},
-        {"backend", quote_json(m.backend)}, {"device", quote_json(m.device)}, {"threads", std::to_string(m.threads)},
-        {"input", quote_json(m.input)}, {"seed", m.seed ? std::to_string(*m.seed) : "null"},
-        {"n", std::to_string(m.n)}, {"bytes", std::to_string(m.bytes)}, {"gbps", json_number(m.gbps)},
-        {"time_ns_median", json_number(m.time_ns_median)}, {"time_ns_min", json_number(m.time_ns_min)},
-        {"iterations", std::to_string(m.iterations)}, {"result", json_number(m.result)},
-        {"exact", json_number(m.exact)}, {"rel_error", json_number(m.rel_error)},
-        {"peak_gbps", m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
-        {"machine", quote_json(m.machine)}, {"timing", quote_json(m.timing)}, {"batch", std::to_string(m.batch)},
-        {"cache", quote_json(m.cache)}, {"accumulator", quote_json(m.accumulator)}, {"order", quote_json(m.order)},
-        {"reproducibility", quote_json(m.reproducibility)}, {"role", quote_json(m.role)}};
     std::string object = "{";
-    for (const auto& [key, value] : fields) {
-        if (&value != &fields[0].second) object += ", ";
-        object += quote_json(key) + ": " + value;
+    for (const Column& column : columns(m)) {
+        if (object.size() > 1) object += ", ";
+        object += quote_json(column.name) + ": " + column.json;
     }
     return object + "}";
 }
@@ -111,24 +126,21 @@ bool same_file(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string csv_header() {
-    return "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
-           "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-           "machine,timing,batch,cache,accumulator,order,reproducibility,role";
+    std::string header;
+    for (const Column& column : columns(Measurement{})) {
+        if (!header.empty()) header += ',';
+        header += column.name;
+    }
+    return header;
 }
 
 std::string csv_row(const Measurement& m) {
-    const std::string fields[] = {
-        m.timestamp, m.host, m.cpu, m.gpu, m.compiler, m.build, m.backend, m.device,
-        std::to_string(m.threads), m.input, m.seed ? std::to_string(*m.seed) : "",
-        std::to_string(m.n), std::to_string(m.bytes), format("%.6g", m.gbps),
-        format("%.1f", m.time_ns_median), format("%.1f", m.time_ns_min), std::to_string(m.iterations),
-        exact_text(m.result), exact_text(m.exact), exact_text(m.rel_error),
-        m.peak_gbps > 0 ? format("%.6g", m.peak_gbps) : "",
-        m.machine, m.timing, std::to_string(m.batch), m.cache, m.accumulator, m.order, m.reproducibility, m.role};
     std::string row;
-    for (const auto& field : fields) {
-        if (&field != fields) row += ',';
-        row += quote_csv(field);
+    const char* separator = "";
+    for (const Column& column : columns(m)) {
+        row += separator;
+        row += quote_csv(column.csv);
+        separator = ",";
     }
     return row;
 }

@@ -111,6 +111,41 @@ TEST(Sweep, AnInputThatFailsLeavesAnExistingJsonAlone) {
     EXPECT_EQ(text, "a previous run's document");
 }
 
+// Every backend that declares a reproducibility shows it: the same bits in every repetition, and for
+// any_thread_count backends across the whole --threads sweep.
+TEST(Sweep, DeclaredReproducibilityIsObserved) {
+    std::string any_threads, per_thread_count;
+    for (const auto& b : registered_backends()) {
+        if (b.device != Device::cpu || b.why_unavailable() || b.traits.accumulator == Accumulator::none) continue;
+        if (b.traits.reproducibility == Reproducibility::any_thread_count) any_threads += (any_threads.empty() ? "" : ",") + b.name;
+        if (b.traits.reproducibility == Reproducibility::per_thread_count) per_thread_count += (per_thread_count.empty() ? "" : ",") + b.name;
+    }
+    ASSERT_FALSE(any_threads.empty());
+    ASSERT_FALSE(per_thread_count.empty());
+    for (const auto& [backends, threads] : {std::pair{any_threads, "1,2,3"}, std::pair{per_thread_count, "3"}}) {
+        const auto r = sweep({"--backend=" + backends, "--sizes=100003", "--input=normal", "--threads=" + std::string(threads)});
+        EXPECT_EQ(r.status, 0) << r.err;
+        ASSERT_FALSE(r.rows.empty());
+        for (const auto& row : r.rows)
+            EXPECT_EQ(row.at("reproducible"), "yes") << row.at("backend") << " threads=" << row.at("threads");
+    }
+}
+
+// The observation can say no: a backend whose result drifts from call to call.
+TEST(Sweep, ADriftingResultIsNotReproducible) {
+    static const bool registered = register_backend({
+        .name = "cpu/test/drifting",
+        .description = "test only: returns how often it was called",
+        .prepare = [](std::span<const float> input, const PrepareOptions&) {
+            return make_host_reduction(input, [calls = 0](std::span<const float>) mutable { return ++calls; });
+        },
+    });
+    ASSERT_TRUE(registered);
+    const auto r = sweep({"--backend=cpu/test/drifting", "--sizes=2^10"});
+    ASSERT_EQ(r.rows.size(), 1u) << r.err;
+    EXPECT_EQ(r.rows[0].at("reproducible"), "no");
+}
+
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
     const auto r = sweep({"--backend=cpu/serial/accumulate-f32", "--sizes=2^10,2^40"});
     EXPECT_EQ(r.status, 1);
