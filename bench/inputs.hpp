@@ -40,12 +40,22 @@ private:
     std::size_t count_ = 0;
 };
 
-// Fills out[i] from (seed, i) alone, with integer hashing and one rounding to float, so the same
-// (distribution, seed, n) gives the same floats on every machine and for any thread count.
+// The contiguous piece `part` of `parts` of n elements: [floor(n part / parts), floor(n (part + 1) /
+// parts)). Pieces differ in length by at most one. MPI ranks split the global input by it, and the
+// GPUs of the nccl/* backends their input.
+struct Shard {
+    std::uint64_t begin = 0, end = 0;
+    std::uint64_t size() const { return end - begin; }
+};
+Shard shard_of(std::uint64_t n, int part, int parts);
+
+// Fills out[i] with element first + i of the input, from (seed, first + i) alone, with integer
+// hashing and one rounding to float, so the same (distribution, seed, n) gives the same floats on
+// every machine, for any thread count, and whatever piece of it a process makes.
 //   ones:    1.0f
 //   uniform: k * 2^-24 for a uniform integer k in [0, 2^24): uniform on [0, 1)
 //   normal:  Box-Muller on two uniform doubles, mean 0, deviation 1, rounded to float
-void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
+void fill(std::span<float> out, Distribution distribution, std::uint64_t seed, std::uint64_t first = 0);
 
 // Thrown when an input file's values do not fit in the memory left: the run skips its one input
 // (exit status 1, as for a generated size that does not fit); the file itself is not at fault.
@@ -58,7 +68,8 @@ public:
 // the .npy magic "\x93NUMPY", whatever its name. A file named *.npy (any case) without the magic,
 // an .npy whose header's shape does not match its data, and anything not a regular file (a FIFO
 // would block for ever) throw InputError naming the path and what is wrong; InputTooLarge when the
-// values do not fit in memory.
-HostArray read_float_file(const std::string& path);
+// values do not fit in memory. With part and parts, reads only shard_of(values, part, parts) of the
+// values (an MPI rank's piece).
+HostArray read_float_file(const std::string& path, int part = 0, int parts = 1);
 
 }  // namespace shootout
