@@ -37,9 +37,16 @@ struct DistributedSpec {
 // slowest rank's, agreed by an all-reduce(MAX). Every rank returns the same seconds, so Google
 // Benchmark, which sizes its loops by them (manual time), makes the same number of calls on every
 // rank and the collectives stay matched. A rank whose call fails ends the job (mpi::abort()): the
-// others would wait for it for ever.
+// others would wait for it for ever. On one rank (the program not started by mpirun, or -np 1)
+// there is nothing to wait for or combine, and no MPI call is made: the backends then also work
+// in-process, as the test suites use them, without MPI_Init.
 template <class Call>
 double timed_collective(const std::string& name, Call&& call) {
+    if (world().size == 1) {
+        const auto start = std::chrono::steady_clock::now();
+        call();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     const auto start = std::chrono::steady_clock::now();
     try {
@@ -56,6 +63,7 @@ double timed_collective(const std::string& name, Call&& call) {
 // together instead of waiting for the one that left.
 inline std::unique_ptr<Reduction> prepare_on_every_rank(const std::string& name, const MakeReduction& make,
                                                         std::span<const float> shard, const PrepareOptions& options) {
+    if (world().size == 1) return make(shard, options);
     std::unique_ptr<Reduction> local;
     std::string failure;
     int exhausted = 0;
@@ -83,6 +91,7 @@ inline std::unique_ptr<Reduction> prepare_on_every_rank(const std::string& name,
 }
 
 inline double sum_over_ranks(double partial) {
+    if (world().size == 1) return partial;
     double total = 0;
     MPI_Allreduce(&partial, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     return total;
