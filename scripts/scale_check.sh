@@ -3,12 +3,12 @@
 # scale-out backends: the GPUs and their links, the multi-GPU tests (scale_out_test: nccl/* at every
 # GPU count, mpi/* on one rank) and the mpirun check (mpi_ranks_test.py: mpi/* incl. mpi/cuda under
 # mpirun -np 1, 2, 3), then the sweep `nccl/*,cuda/cub,cuda/single-pass` over --gpus and sizes (both
-# timings) and mpi/cuda under mpirun with one rank per GPU. Logs and CSVs go to $OUT (default
+# timings) and mpi/cuda under mpirun -np 1, 2, 4 .. one rank per GPU. Logs and CSVs go to $OUT (default
 # ./scale-check); a short table of GB/s per GPU count and rank count is printed last.
 #
 #   scripts/scale_check.sh [BUNDLE_DIR]
-#   env: GPUS (default 1,2), SIZES (default 2^20..2^32), REPS (default 5), RANKS (default: the GPU
-#        count), STEPS (default "tests bench mpi": any subset)
+#   env: GPUS (default 1,2), SIZES (default 2^20..2^32), REPS (default 5), RANKS (the most ranks;
+#        default: the GPU count), STEPS (default "tests bench mpi": any subset)
 #
 # NCCL's environment is left as the machine sets it (NCCL_NVLS_ENABLE=0 there: no NVLink multicast).
 # The machine's own OpenMPI is used (the bundle never carries MPI): its mpirun, and its libmpi found
@@ -54,9 +54,15 @@ if [[ $steps == *bench* ]]; then
 fi
 
 if [[ $steps == *mpi* ]]; then
-    timeout 580 "${mpirun[@]}" -np "$ranks" "$bundle/accumulate_bench" --backend=mpi/cuda --sizes="$sizes" \
-        --benchmark_repetitions="$reps" --csv="$out/mpi.csv" >> "$out/mpi.log" 2>&1
-    note "mpirun -np $ranks mpi/cuda: rc=$? $(grep -c . "$out/mpi.csv") csv lines"
+    # 1, 2, 4, ... ranks up to RANKS, and RANKS itself: the rank axis of the scaling picture.
+    counts=()
+    for ((r = 1; r < ranks; r *= 2)); do counts+=("$r"); done
+    counts+=("$ranks")
+    for r in "${counts[@]}"; do
+        timeout 580 "${mpirun[@]}" -np "$r" "$bundle/accumulate_bench" --backend=mpi/cuda --sizes="$sizes" \
+            --benchmark_repetitions="$reps" --csv="$out/mpi.csv" >> "$out/mpi.log" 2>&1
+        note "mpirun -np $r mpi/cuda: rc=$? $(grep -c . "$out/mpi.csv") csv lines so far"
+    done
 fi
 
 # Per backend, timing and size: GB/s at each GPU (or rank) count and the scaling against one.
