@@ -19,6 +19,7 @@ namespace {
         cuda::select_device(world().local_rank % cuda::visible_devices());
         return combining("cuda/single-pass-f64")(shard, options);
     },
+    .device_info = cuda::device_info,
 });
 
 }  // namespace

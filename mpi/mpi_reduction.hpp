@@ -28,6 +28,7 @@ struct DistributedSpec {
     bool parallel = false;  // honours PrepareOptions::threads on every rank
     std::function<std::optional<std::string>()> unavailable_reason = {};  // besides "built without MPI"
     MakeReduction make;
+    std::function<DeviceInfo()> device_info = {};  // a GPU backend's device (each rank's, one model)
 };
 
 #ifdef SHOOTOUT_HAVE_MPI
@@ -123,6 +124,7 @@ inline bool register_distributed_backend(DistributedSpec spec) {
             throw std::logic_error(shared->name + ": prepared, but this build has no MPI");
 #endif
         },
+        .device_info = shared->device_info,
     });
 }
 
