@@ -7,7 +7,7 @@
 #
 #   scripts/gpu_check.sh [BUNDLE_DIR]
 #   env: SIZES (default 2^13..2^30), BACKENDS (default cuda), REPS (default 5), CSV (default
-#        $OUT/cuda.csv),
+#        $OUT/cuda.csv), BENCH_ARGS (more accumulate_bench arguments, e.g. "--input=ill:1e16"),
 #        STEPS (default "tests sanitize bench": any subset, in any order, and "policies" for the
 #        single-pass policy sweep; POLICY_ARGS passes it options, e.g. "--acc=f32,f64,kahan")
 set -uo pipefail
@@ -56,7 +56,7 @@ fi
 
 if [[ $steps == *bench* ]]; then
     "$bundle/accumulate_bench" --backend="$backends" --sizes="$sizes" --benchmark_repetitions="$reps" \
-        --csv="$csv" >> "$out/bench.log" 2>&1
+        --csv="$csv" ${BENCH_ARGS:-} >> "$out/bench.log" 2>&1
     note "bench: rc=$? $(grep -c . "$csv") csv lines; failures: $(grep -c FAILED "$out/bench.log")"
     # backend, n, GB/s, median microseconds per call
     python3 - "$csv" > "$out/table.txt" <<'PY'
