@@ -1,12 +1,28 @@
 // The AVX2 kernels: 256-bit registers, 8 float or 4 double lanes. Compiled with -mavx2 alone.
 #include <immintrin.h>
 
+#include <cfloat>
+#include <cstdint>
+
 #include "simd_exact.hpp"
 #include "simd_kernels.hpp"
 #include "simd_lanes.hpp"
 
 namespace shootout::simd {
 namespace {
+
+// For each 8-lane mask, the indices of its lanes packed to the front, one per byte: AVX2 has no
+// compress instruction; a table lookup and one permute make one.
+struct PackTable {
+    std::uint64_t indices[256];
+};
+constexpr PackTable kPack = [] {
+    PackTable table{};
+    for (unsigned mask = 0; mask < 256; ++mask)
+        for (unsigned lane = 0, packed = 0; lane < 8; ++lane)
+            if (mask >> lane & 1) table.indices[mask] |= std::uint64_t{lane} << (8 * packed++);
+    return table;
+}();
 
 struct Avx2 {
     using Floats = __m256;
@@ -48,6 +64,15 @@ struct Avx2 {
         return static_cast<unsigned>(_mm256_movemask_ps(_mm256_andnot_ps(inside, _mm256_cmp_ps(magnitude, Floats{}, _CMP_NEQ_UQ))));
     }
     static Floats keep(Floats inside, Floats v) { return _mm256_and_ps(inside, v); }
+    static unsigned not_finite(Floats magnitude) {
+        return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(FLT_MAX), _CMP_NLE_UQ)));
+    }
+    // Writes the lanes in `bits` to out[0, popcount) (and anything to the rest of out[0, 8)).
+    static unsigned append(float* out, Floats v, unsigned bits) {
+        const __m256i index = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kPack.indices[bits])));
+        _mm256_storeu_ps(out, _mm256_permutevar8x32_ps(v, index));
+        return static_cast<unsigned>(__builtin_popcount(bits));
+    }
     // No FMA in plain AVX2: a multiply and an add, both exact here.
     static Fixed fixed(__m128 v, Doubles scale) {
         return _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(v), scale), _mm256_set1_pd(kFixedBias)));

@@ -2,6 +2,8 @@
 // -mavx512f -mavx512vl (VL for the masked 256-bit load that feeds the widening conversion).
 #include <immintrin.h>
 
+#include <cfloat>
+
 #include "simd_exact.hpp"
 #include "simd_kernels.hpp"
 #include "simd_lanes.hpp"
@@ -54,6 +56,13 @@ struct Avx512 {
         return _mm512_mask_cmp_ps_mask(static_cast<__mmask16>(~inside), magnitude, _mm512_setzero_ps(), _CMP_NEQ_UQ);
     }
     static Floats keep(__mmask16 inside, Floats v) { return _mm512_maskz_mov_ps(inside, v); }
+    static unsigned not_finite(Floats magnitude) { return _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(FLT_MAX), _CMP_NLE_UQ); }
+    // Writes the lanes in `bits` to out[0, popcount) (and anything to the rest of out[0, 16)). The
+    // register form of compress and a store: the memory form is far slower on AMD Zen 4.
+    static unsigned append(float* out, Floats v, unsigned bits) {
+        _mm512_storeu_ps(out, _mm512_maskz_compress_ps(static_cast<__mmask16>(bits), v));
+        return static_cast<unsigned>(__builtin_popcount(bits));
+    }
     static Fixed fixed(__m256 v, Doubles scale) {
         return _mm512_castpd_si512(_mm512_fmadd_pd(widen(v), scale, _mm512_set1_pd(kFixedBias)));
     }

@@ -89,13 +89,14 @@ struct LocalDigits {
 
 // Adds low + high 2^64 (high below 2^32), negated if `negative`, at digit k: in 32-bit pieces to
 // digits k, k + 1 and, when high is not 0, k + 2.
+// The sign is applied as (piece ^ s) - s with s = 0 or -1, without branches: signs of real data are
+// unpredictable.
 template <class Digits>
 SHOOTOUT_EXACT_FN void add_pieces(Digits& digits, int k, std::uint64_t low, std::uint64_t high, bool negative) {
-    const auto l = static_cast<std::int64_t>(low & 0xffffffffu), m = static_cast<std::int64_t>(low >> 32),
-               h = static_cast<std::int64_t>(high);
-    digits[k] += negative ? -l : l;
-    digits[k + 1] += negative ? -m : m;
-    if (h != 0) digits[k + 2] += negative ? -h : h;
+    const std::int64_t s = -static_cast<std::int64_t>(negative);
+    digits[k] += (static_cast<std::int64_t>(low & 0xffffffffu) ^ s) - s;
+    digits[k + 1] += (static_cast<std::int64_t>(low >> 32) ^ s) - s;
+    if (high != 0) digits[k + 2] += (static_cast<std::int64_t>(high) ^ s) - s;
 }
 
 // Adds one float, given as its bits. Returns the Special it is (NaN, +Inf, -Inf), else 0; a special
@@ -115,7 +116,7 @@ SHOOTOUT_EXACT_FN unsigned add_float(Digits& digits, std::uint32_t bits) {
 // Adds value * 2^lsb, lsb in [Window::kLowestLsb, Window::kHighestLsb]: a fast path's integer total.
 template <class Digits>
 SHOOTOUT_EXACT_FN void add_fixed(Digits& digits, std::int64_t value, int lsb) {
-    const int p = lsb - kUnitExponent;  // in [23, 253]
+    const int p = lsb - kUnitExponent;  // in [0, 253]
     const int shift = p % kDigitBits;
     const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
     // magnitude << shift as 96 bits: low 64 and the (up to 31) bits above them.
@@ -199,9 +200,10 @@ struct Sum {
 // The fast path's window: floats with lo <= |x| < hi are integer multiples of 2^lsb, and
 // x * scale = x 2^-lsb is that integer, exactly, with |x * scale| < 2^TopBit.
 struct Window {
-    // lsb stays where lo, hi and scale are normal floats: lo = 2^(lsb + 23) >= 2^-103, scale <= 2^126.
-    static constexpr int kLowestLsb = -126, kHighestLsb = 104;
-    float lo, hi, scale;
+    // At lsb = -149 every float below hi is a multiple of 2^lsb, subnormals included: lo is 0.
+    static constexpr int kLowestLsb = -149, kHighestLsb = 104;
+    float lo, hi;
+    double scale;  // a float too when lsb >= -126
     int lsb;
 
     SHOOTOUT_EXACT_FN bool contains(float magnitude) const { return magnitude >= lo && magnitude < hi; }
@@ -210,18 +212,19 @@ struct Window {
 // 2^(biased - 127), biased in [1, 254].
 SHOOTOUT_EXACT_FN float power_of_two(int biased) { return float_from_bits(static_cast<std::uint32_t>(biased) << 23); }
 
-// The lowest window whose top, 2^(lsb + TopBit), is above `magnitude` (an |x|, 0 or +Inf): it spans
-// TopBit - 23 binades, the top one holding `magnitude`.
-template <int TopBit>
+// The lowest window whose top, 2^(lsb + TopBit), is above `magnitude` (an |x|, 0 or +Inf), but
+// none below LowestLsb: it spans TopBit - 23 binades, the top one holding `magnitude`.
+template <int TopBit, int LowestLsb = Window::kLowestLsb>
 SHOOTOUT_EXACT_FN Window window_for(float magnitude) {
     static_assert(TopBit > 24 && TopBit < 63, "a float's 24 bits and room to add some in an int64");
+    static_assert(LowestLsb >= Window::kLowestLsb, "no float has a bit below 2^-149");
     const int biased = static_cast<int>(bits_of(magnitude) >> 23);  // magnitude < 2^(biased - 126)
     int lsb = biased - 126 - TopBit;
-    lsb = lsb < Window::kLowestLsb ? Window::kLowestLsb : lsb > Window::kHighestLsb ? Window::kHighestLsb : lsb;
+    lsb = lsb < LowestLsb ? LowestLsb : lsb > Window::kHighestLsb ? Window::kHighestLsb : lsb;
     const int top = lsb + TopBit;
-    return {.lo = power_of_two(lsb + 23 + 127),
+    return {.lo = lsb == Window::kLowestLsb ? 0.0f : power_of_two(lsb + 23 + 127),
             .hi = top >= 128 ? float_from_bits(0x7f800000u) : power_of_two(top + 127),  // +Inf: all finite floats
-            .scale = power_of_two(127 - lsb),
+            .scale = double_from_bits(static_cast<std::uint64_t>(1023 - lsb) << 52),
             .lsb = lsb};
 }
 

@@ -2,11 +2,12 @@
 // the CPU's exact backends, for any grid and block size. One launch:
 //  1. Each thread runs a grid-stride loop of 16-byte loads, several in flight (grid_stride_agent.cuh's
 //     pattern). A float inside the thread's fixed-point window (exact/exact_accumulator.hpp) costs a
-//     multiply, a conversion to int64 and a 64-bit add, all in registers. The others go one at a time
-//     into the thread's own superaccumulator digits in shared memory: the thread's first float (the
-//     window starts at the bottom) and any larger one, which also move the window up to them; tiny
-//     floats far below the window; zeros, NaN and Inf. Every round of 256 floats the register total is
-//     folded into the digits.
+//     multiply, a conversion to int64 and a 64-bit add, all in registers, without a branch. Once per
+//     16 floats one branch takes the others, if any: those in the window just below it go to a
+//     second register total the same way; the rest go one at a time into the thread's own
+//     superaccumulator digits in shared memory: the thread's first float (the window starts at the
+//     bottom) and any larger one, which also move the window up to them; floats below both windows;
+//     NaN and Inf. Every round of 256 floats the register totals are folded into the digits.
 //  2. The block's threads normalize their digits; after a barrier each warp sums digits over the
 //     block's threads and adds them to the grid's total in global memory with 64-bit integer atomics,
 //     which are exact and commutative: no order of blocks can change the total.
@@ -27,8 +28,10 @@ namespace {
 
 using exact::kDigits;
 
-// Window integers below 2^53: a window of 30 binades.
-constexpr int kWindowTopBit = 53;
+// Window integers below 2^53: a window of 30 binades. Its lsb stays at or above -126, where its scale
+// is a float (x * scale is one FMUL); floats below 2^-103 go to the digits.
+constexpr int kWindowTopBit = 53, kWindowLowestLsb = -126;
+constexpr int kWindowBinades = kWindowTopBit - 23;
 // Loop trips per round: 16 x 4 loads x 4 floats = 256 floats. With the unaligned head before the
 // first round and the last vectors and tail after the last, at most 269 < 2^9 floats are added
 // between folds, so the register total stays below 2^9 x 2^53 = 2^62.
@@ -56,8 +59,10 @@ struct SharedDigits {
 
 class ThreadSum {
 public:
+    // The window starts at the bottom: the thread's first float moves it up.
     __device__ explicit ThreadSum(SharedDigits digits) : digits_(digits) {
         for (int k = 0; k < kDigits; ++k) digits_[k] = 0;
+        move_window(0.0f);
     }
 
     // The main loop's two steps for a trip's floats: every float inside the window, returning
@@ -91,30 +96,44 @@ public:
 private:
     __device__ void fold() {
         if (total_ != 0) exact::add_fixed(digits_, total_, window_.lsb);
-        total_ = 0;
+        if (total_below_ != 0) exact::add_fixed(digits_, total_below_, window_.lsb - kWindowBinades);
+        total_ = total_below_ = 0;
     }
     __device__ bool add_inside(float x) {
         const bool inside = window_.contains(fabsf(x));
-        if (inside) total_ += static_cast<long long>(x * window_.scale);  // exact: a predicated multiply, convert, add
+        if (inside) total_ += static_cast<long long>(x * scale_);  // exact: a predicated multiply, convert, add
         return inside;
     }
     __device__ void add_missed(float x, const exact::Window& used) {
         if (!used.contains(fabsf(x))) add_outside(x);
     }
-    // Into the digits; a float above the window also moves the window up to it, for the floats after.
+    // Into the window just below the window, else into the digits; a float above the window also
+    // moves the window up to it, for the floats after.
     __device__ void add_outside(float x) {
         const float magnitude = fabsf(x);
         if (magnitude == 0) return;
+        // The window below: lsb 30 lower, [lo 2^-30, lo), as long as that lsb is not below -126.
+        // It keeps data spanning up to 60 binades (ill:1e16) out of the digits.
+        if (magnitude < window_.lo && magnitude >= window_.lo * 0x1p-30f && window_.lsb - kWindowBinades >= kWindowLowestLsb) {
+            total_below_ += static_cast<long long>(x * (scale_ * 0x1p30f));  // exact
+            return;
+        }
         specials_ |= exact::add_float(digits_, exact::bits_of(x));
         if (magnitude >= window_.hi && magnitude <= FLT_MAX) {
             fold();
-            window_ = exact::window_for<kWindowTopBit>(magnitude);
+            move_window(magnitude);
         }
     }
 
+    __device__ void move_window(float magnitude) {
+        window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb>(magnitude);
+        scale_ = static_cast<float>(window_.scale);  // exact: 2^-lsb <= 2^126
+    }
+
     SharedDigits digits_;
-    exact::Window window_ = exact::window_for<kWindowTopBit>(0.0f);
-    long long total_ = 0;  // the window's integers added since the last fold
+    exact::Window window_;
+    float scale_;
+    long long total_ = 0, total_below_ = 0;  // the two windows' integers added since the last fold
     unsigned specials_ = 0, rounds_ = 0;
 };
 
