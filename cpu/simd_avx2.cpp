@@ -60,6 +60,7 @@ struct Avx2 {
     static Floats inside(Floats magnitude, Floats lo, Floats hi) {
         return _mm256_and_ps(_mm256_cmp_ps(magnitude, lo, _CMP_GE_OQ), _mm256_cmp_ps(magnitude, hi, _CMP_LT_OQ));
     }
+    static bool all(Floats inside) { return _mm256_movemask_ps(inside) == 0xFF; }
     static unsigned outside_nonzero(Floats inside, Floats magnitude) {
         return static_cast<unsigned>(_mm256_movemask_ps(_mm256_andnot_ps(inside, _mm256_cmp_ps(magnitude, Floats{}, _CMP_NEQ_UQ))));
     }

@@ -52,6 +52,7 @@ struct Avx512 {
     static __mmask16 inside(Floats magnitude, Floats lo, Floats hi) {
         return _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(magnitude, lo, _CMP_GE_OQ), magnitude, hi, _CMP_LT_OQ);
     }
+    static bool all(__mmask16 inside) { return inside == 0xFFFF; }
     static unsigned outside_nonzero(__mmask16 inside, Floats magnitude) {
         return _mm512_mask_cmp_ps_mask(static_cast<__mmask16>(~inside), magnitude, _mm512_setzero_ps(), _CMP_NEQ_UQ);
     }

@@ -84,13 +84,14 @@ template <class Isa, class Policy, std::size_t PrefetchBytes>
         const auto inside = Isa::inside(magnitude, lo, hi);
         Isa::add_fixed(lower[a], upper[a], Isa::keep(inside, v), scale);
         ++additions[a];
-        if (const unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude)) [[unlikely]] {
+        if (!Isa::all(inside)) [[unlikely]] {  // zeros are outside all but the lowest window, and add nothing
+            const unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
             if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
                 float lane[lanes];
                 Isa::store(lane, v);
                 for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
                 outside_count += Isa::append(outside + outside_count, v, lanes_outside & ~special);
-            } else {
+            } else if (lanes_outside != 0) {
                 outside_count += Isa::append(outside + outside_count, v, lanes_outside);
             }
         }
