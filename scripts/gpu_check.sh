@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What one call on the GPU machine runs from a carried bundle (scripts/bundle.sh): the GPU's name,
-# the GPU test suite, compute-sanitizer's memcheck and racecheck on the hand-written kernels, then a
-# benchmark sweep of the CUDA backends. Logs and the CSV go to $OUT (default ./gpu-check); a short
-# summary is printed last.
+# the GPU test suites, compute-sanitizer's memcheck, racecheck and synccheck on the hand-written
+# kernels, then a benchmark sweep of the CUDA backends. Logs and the CSV go to $OUT (default
+# ./gpu-check); a short summary is printed last.
 #
 #   scripts/gpu_check.sh [BUNDLE_DIR]
 #   env: SIZES (default 2^13..2^30), BACKENDS (default cuda), REPS (default 5),
@@ -27,14 +27,17 @@ if [[ $steps == *tests* ]]; then
     timeout 300 "$bundle/gpu_backends_test" > "$out/gpu_tests.log" 2>&1
     note "gpu_backends_test: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/gpu_tests.log" | tr '\n' ' ')"
     grep -E '^\[  FAILED  \]' "$out/gpu_tests.log" | head -20
+    timeout 600 "$bundle/exact_backends_test" > "$out/exact_tests.log" 2>&1
+    note "exact_backends_test: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/exact_tests.log" | tr '\n' ' ')"
+    grep -E '^\[  FAILED  \]' "$out/exact_tests.log" | head -20
     "$bundle/harness_tests" --gtest_filter='Registry.*' > "$out/registry_tests.log" 2>&1
     note "registry tests: rc=$? $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?[,.]' "$out/registry_tests.log" | tr '\n' ' ')"
 fi
 
 if [[ $steps == *sanitize* ]]; then
     # The hand-written kernels at one small and one odd size; library code (CUB, Thrust) excluded.
-    hand_written='cuda/shuffle*,cuda/ladder/*,cuda/atomic/grid,cuda/baseline/read'
-    for tool in memcheck racecheck; do
+    hand_written='cuda/shuffle*,cuda/ladder/*,cuda/atomic/grid,cuda/baseline/read,cuda/exact'
+    for tool in memcheck racecheck synccheck; do
         timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 99 \
             "$bundle/accumulate_bench" --backend="$hand_written" --sizes=1024,1000003 \
             --benchmark_repetitions=1 --benchmark_min_time=0.001 > "$out/$tool.log" 2>&1
