@@ -18,9 +18,9 @@
 // floats / 28 per window). Data whose rounds span less than 28 binades (uniform, normal, most real
 // data) take one level; ill:1e16 and cancel two; wide about ten, on a shrinking buffer.
 //
-// Per 16 floats (AVX-512), step 2: abs, two compares, a compare with zero, a masked move, an extract,
-// two widenings, two FMAs, two 64-bit adds, a mask move and the branch; step 1: abs and max. About 1.2
-// instructions per float per level (cpu/PERFORMANCE.md has the measurements).
+// Per 16 floats (AVX-512), step 2: abs, two compares, a masked move, a mask test and its branch, an
+// extract, two widenings, two FMAs, two 64-bit adds; step 1: abs and max. About 1.1 instructions per
+// float per level (cpu/PERFORMANCE.md has the measurements).
 #pragma once
 
 #include <cstddef>
@@ -85,15 +85,14 @@ template <class Isa, class Policy, std::size_t PrefetchBytes>
         Isa::add_fixed(lower[a], upper[a], Isa::keep(inside, v), scale);
         ++additions[a];
         if (!Isa::all(inside)) [[unlikely]] {  // zeros are outside all but the lowest window, and add nothing
-            const unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
+            unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
             if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
                 float lane[lanes];
                 Isa::store(lane, v);
                 for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
-                outside_count += Isa::append(outside + outside_count, v, lanes_outside & ~special);
-            } else if (lanes_outside != 0) {
-                outside_count += Isa::append(outside + outside_count, v, lanes_outside);
+                lanes_outside &= ~special;
             }
+            outside_count += Isa::append(outside + outside_count, v, lanes_outside);
         }
     });
 

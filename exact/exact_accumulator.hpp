@@ -88,9 +88,8 @@ struct LocalDigits {
 };
 
 // Adds low + high 2^64 (high below 2^32), negated if `negative`, at digit k: in 32-bit pieces to
-// digits k, k + 1 and, when high is not 0, k + 2.
-// The sign is applied as (piece ^ s) - s with s = 0 or -1, without branches: signs of real data are
-// unpredictable.
+// digits k, k + 1 and, when high is not 0, k + 2. The sign is applied as (piece ^ s) - s with s = 0
+// or -1, without a branch: the signs of real data are unpredictable.
 template <class Digits>
 SHOOTOUT_EXACT_FN void add_pieces(Digits& digits, int k, std::uint64_t low, std::uint64_t high, bool negative) {
     const std::int64_t s = -static_cast<std::int64_t>(negative);
