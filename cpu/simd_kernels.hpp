@@ -33,8 +33,8 @@ float sum_avx512_kahan(const float* x, std::size_t n);
 double sum_avx2_f64(const float* x, std::size_t n);
 double sum_avx512_f64(const float* x, std::size_t n);
 
-// Adds x[0, n) to an exact sum: a fixed-point window in 64-bit integer lanes, the floats outside it
-// one at a time (simd_exact.hpp).
+// Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
+// (simd_exact.hpp); leaves its digits normalized.
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum);
 void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum);
 
@@ -43,7 +43,8 @@ void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum);
 inline constexpr std::size_t kUnrolledAccumulators = 16;
 float sum_unrolled_f32(const float* x, std::size_t n);
 double sum_unrolled_f64(const float* x, std::size_t n);
-// One float at a time into the exact sum's digits (Neal's small superaccumulator).
+// One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
+// normalized.
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum);
 
 // Why this CPU cannot run the kernels of that instruction set, or nullopt when it can.
