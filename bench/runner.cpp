@@ -39,7 +39,7 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
     try {
         HostArray values(n);
-        fill(values.span(), spec.distribution, spec.seed);
+        fill(values.span(), spec);
         return values;
     } catch (const std::bad_alloc&) {
         err << "skipping n=" << describe_size(n) << ": allocating " << gib(bytes) << " of host memory failed\n";
