@@ -118,12 +118,26 @@ void check_benchmark_flag(const std::string& arg) {
     }
 }
 
+// ill:C's C: a number like 1e16, from kMinCondition to kMaxCondition.
+double parse_condition(std::string_view text) {
+    double c = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !(c >= kMinCondition && c <= kMaxCondition))
+        throw UsageError("--input=ill:C: '" + std::string(text) + "' is not a condition number from 1 to 1e40 (write e.g. ill:1e16)");
+    return c;
+}
+
 InputSpec parse_input(std::string_view value, InputSpec spec) {
     if (value == "ones") spec.distribution = Distribution::ones;
     else if (value == "uniform") spec.distribution = Distribution::uniform;
     else if (value == "normal") spec.distribution = Distribution::normal;
+    else if (value.starts_with("ill:")) {
+        spec.distribution = Distribution::ill_conditioned;
+        spec.condition = parse_condition(value.substr(4));
+    } else if (value == "wide") spec.distribution = Distribution::wide;
+    else if (value == "cancel") spec.distribution = Distribution::cancel;
     else if (value.starts_with("file:") && value.size() > 5) spec.file = std::string(value.substr(5));
-    else throw UsageError("--input: '" + std::string(value) + "' is not ones, uniform, normal or file:PATH");
+    else throw UsageError("--input: '" + std::string(value) + "' is not ones, uniform, normal or file:PATH, nor a hard input: ill:C, wide or cancel");
     return spec;
 }
 
@@ -240,7 +254,9 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.
-  --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH
+  --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH, or a hard one:
+                     ill:C (condition number about C, e.g. ill:1e16) | wide (every binade, both signs,
+                     subnormals) | cancel (large +x, -x pairs and small values in [0,1))
                      file:PATH reads a regular file of raw little-endian float32, or a float32 .npy
                      file (one that starts with the .npy magic, whatever its name); its length is
                      the size, so --sizes does not apply. A file too large for memory is skipped.

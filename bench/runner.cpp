@@ -44,7 +44,7 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
     try {
         HostArray values(shard.size());
-        fill(values.span(), spec.distribution, spec.seed, shard.begin);
+        fill(values.span(), spec, n, shard.begin);
         return values;
     } catch (const std::bad_alloc&) {
         err << "skipping n=" << describe_size(n) << ": allocating " << gib(bytes) << " of host memory failed\n";

@@ -2,6 +2,9 @@
 // -mavx512f -mavx512vl (VL for the masked 256-bit load that feeds the widening conversion).
 #include <immintrin.h>
 
+#include <cfloat>
+
+#include "simd_exact.hpp"
 #include "simd_kernels.hpp"
 #include "simd_lanes.hpp"
 
@@ -11,6 +14,7 @@ namespace {
 struct Avx512 {
     using Floats = __m512;
     using Doubles = __m512d;
+    using Fixed = __m512i;  // 8 int64 lanes
 
     static Floats add(Floats a, Floats b) { return _mm512_add_ps(a, b); }
     static Doubles add(Doubles a, Doubles b) { return _mm512_add_pd(a, b); }
@@ -34,13 +38,48 @@ struct Avx512 {
 
     static void store(float* out, Floats v) { _mm512_storeu_ps(out, v); }
     static void store(double* out, Doubles v) { _mm512_storeu_pd(out, v); }
+
+    // The exact kernel's window (simd_exact.hpp), with mask registers.
+    static Floats broadcast(float v) { return _mm512_set1_ps(v); }
+    static Doubles broadcast(double v) { return _mm512_set1_pd(v); }
+    static Floats abs(Floats v) { return _mm512_abs_ps(v); }
+    // max() and half() in their all-lanes masked forms, for the reason widen() gives (GCC 12's
+    // _mm512_castps512_ps256 is such an extract too); they compile to vmaxps, and to nothing or one
+    // vextractf64x4.
+    static Floats max(Floats a, Floats b) { return _mm512_maskz_max_ps(0xFFFF, a, b); }
+    template <int Upper>
+    static __m256 half(Floats v) { return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), Upper)); }
+    static __mmask16 inside(Floats magnitude, Floats lo, Floats hi) {
+        return _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(magnitude, lo, _CMP_GE_OQ), magnitude, hi, _CMP_LT_OQ);
+    }
+    static bool all(__mmask16 inside) { return inside == 0xFFFF; }
+    static unsigned outside_nonzero(__mmask16 inside, Floats magnitude) {
+        return _mm512_mask_cmp_ps_mask(static_cast<__mmask16>(~inside), magnitude, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    }
+    static Floats keep(__mmask16 inside, Floats v) { return _mm512_maskz_mov_ps(inside, v); }
+    static unsigned not_finite(Floats magnitude) { return _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(FLT_MAX), _CMP_NLE_UQ); }
+    // Writes the lanes in `bits` to out[0, popcount) (and anything to the rest of out[0, 16)). The
+    // register form of compress and a store: the memory form is far slower on AMD Zen 4.
+    static unsigned append(float* out, Floats v, unsigned bits) {
+        _mm512_storeu_ps(out, _mm512_maskz_compress_ps(static_cast<__mmask16>(bits), v));
+        return static_cast<unsigned>(__builtin_popcount(bits));
+    }
+    static Fixed fixed(__m256 v, Doubles scale) {
+        return _mm512_castpd_si512(_mm512_fmadd_pd(widen(v), scale, _mm512_set1_pd(kFixedBias)));
+    }
+    static void add_fixed(Fixed& lower, Fixed& upper, Floats v, Doubles scale) {
+        lower = _mm512_add_epi64(lower, fixed(half<0>(v), scale));
+        upper = _mm512_add_epi64(upper, fixed(half<1>(v), scale));
+    }
+    static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
 };
 
-// 32 zmm registers: 8 accumulators for every kernel, Kahan's 16 (sum, compensation) registers too.
+// 32 zmm registers: 8 accumulators for every kernel, Kahan's 16 (sum, compensation) registers too;
+// the exact kernel's 4 take 2 registers each (the lower and upper 8 lanes of a vector).
 // Prefetch 4 KiB ahead: far enough to cover DRAM latency at one core's streaming rate (2 to 8 KiB
 // measured the same).
 struct Avx512Policy {
-    static constexpr int f32_accumulators = 8, f64_accumulators = 8, kahan_accumulators = 8;
+    static constexpr int f32_accumulators = 8, f64_accumulators = 8, kahan_accumulators = 8, exact_accumulators = 4;
     static constexpr std::size_t prefetch_bytes = 4096;
 };
 
@@ -49,5 +88,6 @@ struct Avx512Policy {
 float sum_avx512_f32(const float* x, std::size_t n) { return sum_f32<Avx512, Avx512Policy>(x, n); }
 float sum_avx512_kahan(const float* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
+void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

@@ -1,5 +1,6 @@
 // Run-time choice of kernels from the CPU's features, and the portable fallbacks. Compiled for the
 // baseline instruction set.
+#include "exact_accumulator.hpp"
 #include "simd_kernels.hpp"
 
 namespace shootout::simd {
@@ -25,6 +26,16 @@ Accumulator sum_unrolled(const float* x, std::size_t n) {
 float sum_unrolled_f32(const float* x, std::size_t n) { return sum_unrolled<float>(x, n); }
 double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
+void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum) {
+    // A digit takes at most 2 additions per float: normalized every 2^20 floats, far below 2^31.
+    constexpr std::size_t kRound = std::size_t{1} << 20;
+    for (std::size_t begin = 0; begin < n; begin += kRound) {
+        const std::size_t end = n - begin < kRound ? n : begin + kRound;
+        for (std::size_t i = begin; i < end; ++i) sum.add(x[i]);
+        exact::normalize(sum.digits);
+    }
+}
+
 std::optional<std::string> avx2_unavailable() {
     __builtin_cpu_init();  // may run from static initialisers, before the runtime's own call
     if (!__builtin_cpu_supports("avx2")) return "CPU lacks AVX2";
@@ -40,9 +51,9 @@ std::optional<std::string> avx512_unavailable() {
 
 const Best& best() {
     static const Best chosen = [] {
-        if (!avx512_unavailable()) return Best{"avx512", sum_avx512_f32, sum_avx512_f64};
-        if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64};
-        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64};
+        if (!avx512_unavailable()) return Best{"avx512", sum_avx512_f32, sum_avx512_f64, accumulate_avx512_exact};
+        if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64, accumulate_avx2_exact};
+        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, accumulate_exact_scalar};
     }();
     return chosen;
 }

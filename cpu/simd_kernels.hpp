@@ -10,10 +10,15 @@
 #include <optional>
 #include <string>
 
+namespace shootout::exact {
+struct Sum;  // exact/exact_accumulator.hpp
+}
+
 namespace shootout::simd {
 
 using SumToFloat = float (*)(const float* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
+using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum& sum);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
 float sum_avx2_f32(const float* x, std::size_t n);
@@ -28,11 +33,19 @@ float sum_avx512_kahan(const float* x, std::size_t n);
 double sum_avx2_f64(const float* x, std::size_t n);
 double sum_avx512_f64(const float* x, std::size_t n);
 
+// Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
+// (simd_exact.hpp); leaves its digits normalized.
+void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum);
+void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum);
+
 // Portable loops with independent accumulators (the compiler vectorises them for the baseline ISA):
 // the fallbacks on CPUs with neither AVX2 nor AVX-512.
 inline constexpr std::size_t kUnrolledAccumulators = 16;
 float sum_unrolled_f32(const float* x, std::size_t n);
 double sum_unrolled_f64(const float* x, std::size_t n);
+// One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
+// normalized.
+void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum);
 
 // Why this CPU cannot run the kernels of that instruction set, or nullopt when it can.
 std::optional<std::string> avx2_unavailable();
@@ -43,6 +56,7 @@ struct Best {
     const char* isa;  // "avx512", "avx2" or "portable"
     SumToFloat sum_f32;
     SumToDouble sum_f64;
+    AccumulateExact accumulate_exact;
 };
 const Best& best();
 

@@ -44,14 +44,15 @@ template <class Isa, class Scalar, class Vector>
 // Each block also prefetches the block PrefetchBytes ahead. Without it one core keeps too few cache
 // lines in flight once a kernel spends several instructions per line (widening, Kahan): streaming
 // from DRAM, the f64 and Kahan kernels fell 10-20% behind the plain float kernel; with it all three
-// match (cpu/PERFORMANCE.md). Only addresses inside x are prefetched.
+// match (cpu/PERFORMANCE.md). Only addresses inside x are prefetched; PrefetchBytes = 0, for data
+// already in cache, prefetches nothing.
 template <std::size_t Lanes, int Accumulators, std::size_t PrefetchBytes, class Load, class LoadFirst, class Step>
 [[gnu::always_inline]] inline void for_each_vector(const float* x, std::size_t n, Load load, LoadFirst load_first,
                                                    Step step) {
     constexpr std::size_t block = Lanes * Accumulators, ahead = PrefetchBytes / sizeof(float), line = 64 / sizeof(float);
     std::size_t i = 0;
     for (; i + block <= n; i += block) {
-        if (i + ahead + block <= n)
+        if (PrefetchBytes > 0 && i + ahead + block <= n)
             for (std::size_t l = 0; l < block; l += line) __builtin_prefetch(x + i + ahead + l, 0, 3);
         for (int a = 0; a < Accumulators; ++a) step(a, load(x + i + a * Lanes));
     }

@@ -1,5 +1,6 @@
-// The seam for nccl/exact until the exact backends (issue 10: exact/exact_accumulator.hpp) are in
-// main: the first level of bench/exact_sum's superaccumulator, on the device. Word e < 256 sums, as
+// nccl/exact's per-GPU exact state, a seam: cuda/exact (gpu/exact_sum.cu, issue 10) rounds its grid
+// total on the device and hands out no digits, so until it can hand them to an all-reduce this is
+// the first level of bench/exact_sum's superaccumulator, on the device. Word e < 256 sums, as
 // a 64-bit integer, the signed 24-bit significands of the floats whose biased exponent is e
 // (subnormals in word 1); words 256, 257 and 258 count NaNs, +Infs and -Infs. Integer additions do
 // not depend on order, so any grid, any split over GPUs and any all-reduce order give the same words,
@@ -8,8 +9,9 @@
 // ExactAccumulator (add_exponent_bins()) and rounds once.
 //
 // Block bins in shared memory take 64-bit atomics; floats sharing an exponent in one warp serialise
-// on them, so this runs well below memory bandwidth: correctness first, until the exact backends'
-// window-and-digits kernel replaces it (its digits are integer words too, all-reduced the same way).
+// on them, so this runs well below memory bandwidth: correctness first, until cuda/exact's
+// window-and-digits kernel replaces it (its exact::Sum digits are integer words too, all-reduced the
+// same way, with one 0/1 word per kind of special value).
 #pragma once
 
 #include <cuda_runtime.h>

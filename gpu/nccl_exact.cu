@@ -1,7 +1,7 @@
-// nccl/exact: each GPU adds its shard exactly into integer words (gpu/exponent_bins.cuh, the seam
-// until the exact backends are in main), one ncclAllReduce (ncclInt64, ncclSum) adds the GPUs'
-// words, which is exact and independent of order, and the host rounds the total once: the same
-// bits for 1, 2, 4 or 8 GPUs. The rounding happens in result(), after timing: the timed region ends
+// nccl/exact: each GPU adds its shard exactly into integer words (gpu/exponent_bins.cuh, a seam
+// until cuda/exact's kernel can hand its digits to an all-reduce), one ncclAllReduce (ncclInt64,
+// ncclSum) adds the GPUs' words, which is exact and independent of order, and the host rounds the
+// total once: the same bits for 1, 2, 4 or 8 GPUs, and the same as every exact backend's. The rounding happens in result(), after timing: the timed region ends
 // with the all-reduce, when every GPU holds the exact total.
 #include <array>
 #include <cstdint>

@@ -48,18 +48,26 @@ TEST(Inputs, ShardsTileTheInput) {
         }
 }
 
-// A rank that makes only its shard makes the same floats as the whole input holds there.
+// A rank that makes only its shard makes the same floats as the whole input holds there, for
+// the distributions whose elements depend on n too (ill:C pairs i with n - 1 - i).
 TEST(Inputs, AShardIsFilledWithTheGlobalInputsFloats) {
-    const auto whole = generate(Distribution::normal, 11, 100003);
-    for (int parts : {2, 3}) {
-        std::vector<float> joined;
-        for (int part = 0; part < parts; ++part) {
-            const Shard shard = shard_of(whole.size(), part, parts);
-            std::vector<float> piece(shard.size());
-            fill(piece, Distribution::normal, 11, shard.begin);
-            joined.insert(joined.end(), piece.begin(), piece.end());
+    for (Distribution d : {Distribution::normal, Distribution::ill_conditioned, Distribution::cancel, Distribution::wide}) {
+        InputSpec spec;
+        spec.distribution = d;
+        spec.seed = 11;
+        spec.condition = 1e12;
+        std::vector<float> whole(100003);
+        fill(whole, spec);
+        for (int parts : {2, 3}) {
+            std::vector<float> joined;
+            for (int part = 0; part < parts; ++part) {
+                const Shard shard = shard_of(whole.size(), part, parts);
+                std::vector<float> piece(shard.size());
+                fill(piece, spec, whole.size(), shard.begin);
+                joined.insert(joined.end(), piece.begin(), piece.end());
+            }
+            EXPECT_EQ(joined, whole) << spec.label() << ", " << parts << " shards";
         }
-        EXPECT_EQ(joined, whole) << parts << " shards";
     }
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """accumulate_bench under `mpirun -np R` for R = 1, 2, 3 with the mpi/* backends on a small odd
 size: only rank 0 writes rows, each says ranks = R, the exact sum is the same for every R, mpi/exact
-gives the same bits for every R and equals it, and the double backends agree with the one-process
-backend they wrap. Exits 77 (ctest: skipped) with the reason when the build or the machine has no MPI.
+gives the same bits for every R and equals it (on an ill-conditioned input too), and the double
+backends agree with the one-process backend they wrap. Exits 77 (ctest: skipped) with the reason when the build or the machine has no MPI.
 
     mpi_ranks_test.py ACCUMULATE_BENCH
 """
@@ -97,6 +97,19 @@ def main():
     results = {ranks: got["mpi/exact"]["result"] for ranks, got in by_ranks.items() if "mpi/exact" in got}
     check(len(set(results.values())) == 1, f"mpi/exact differs between rank counts: {results}")
 
+    # An input whose sum any other order of additions gets wrong (condition number 1e16): the
+    # exact sum must still come out the same, bit for bit, for every rank count.
+    hard = {}
+    for ranks in (1, 2, 3):
+        path = os.path.join(work, f"hard{ranks}.csv")
+        status, out = run(mpirun_command(ranks) + [bench, "--backend=mpi/exact", "--csv=" + path,
+                                                   "--sizes=" + SIZE, "--input=ill:1e16", *QUICK])
+        check(status == 0, f"-np {ranks}, ill:1e16: exit status {status}:\n{out}")
+        if status == 0:
+            hard[ranks] = [(r["result"], r["exact"]) for r in rows(path)]
+    check(len({tuple(v) for v in hard.values()}) == 1 and all(res == ex for v in hard.values() for res, ex in v),
+          f"mpi/exact on ill:1e16 differs between rank counts or from the exact sum: {hard}")
+
     # With several ranks only mpi/* run: a one-process backend is named as unavailable.
     status, out = run(mpirun_command(2) + [bench, "--backend=cpu/serial/accumulate-f64", *common])
     check(status == 1 and "under mpirun only mpi/* backends run" in out,
@@ -105,7 +118,8 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     for failure in failures:
         print("FAILED:", failure)
-    print(f"{'ok' if not failures else 'FAILED'}: mpirun -np 1, 2, 3 with {', '.join(backends)}")
+    print(f"{'ok' if not failures else 'FAILED'}: mpirun -np 1, 2, 3 with {', '.join(backends)}, "
+          "and mpi/exact on ill:1e16")
     return 1 if failures else 0
 
 
