@@ -176,6 +176,7 @@ TEST(Sweep, GpuCountsAreSweptAndThoseAboveTheVisibleOnesSkipped) {
 }
 
 TEST(Sweep, OneProcessRowsHaveNoGpusAndOneRank) {
+    if (auto reason = find_backend("mpi/exact")->why_unavailable()) GTEST_SKIP() << *reason;
     const auto r = sweep({"--backend=cpu/serial/accumulate-f64,mpi/exact", "--sizes=1001"});
     EXPECT_EQ(r.status, 0) << r.err;
     ASSERT_EQ(r.rows.size(), 2u);
