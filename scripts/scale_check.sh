@@ -43,6 +43,9 @@ if [[ $steps == *tests* ]]; then
     timeout 580 "$bundle/scale_out_test" > "$out/scale_out_test.log" 2>&1
     note "scale_out_test: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/scale_out_test.log" | tr '\n' ' ')"
     grep -E '^\[  FAILED  \]' "$out/scale_out_test.log" | head -20
+    # nccl/exact and mpi/exact against the CPU and CUDA exact backends, bit for bit (one GPU, one rank)
+    timeout 580 "$bundle/exact_backends_test" --gtest_filter='*nccl*:*mpi*' > "$out/exact_scale_out.log" 2>&1
+    note "exact_backends_test (nccl, mpi): rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/exact_scale_out.log" | tr '\n' ' ')"
     timeout 580 python3 "$bundle/mpi_ranks_test.py" "$bundle/accumulate_bench" > "$out/mpi_ranks_test.log" 2>&1
     note "mpi_ranks_test: rc=$? $(tail -1 "$out/mpi_ranks_test.log")"
 fi
