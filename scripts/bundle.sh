@@ -35,14 +35,14 @@ rm -rf "$out"
 mkdir -p "$out"
 cp "${programs[@]}" "$out/"
 needed=$(ldd "${programs[@]}" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | sort -u)
-# What MPI's libraries load, and nothing else does: left to the machine's MPI.
-mpi_paths=$(awk -v re="$mpi_lib" '$1 ~ re {print $2}' <<<"$needed")
-others=$(awk -v re="$mpi_lib" '$1 !~ re {print $2}' <<<"$needed")
-mpi_only=$(comm -23 <(xargs -r ldd <<<"$mpi_paths" | awk '$2 == "=>" {print $1}' | sort -u) \
-                    <(xargs -r ldd <<<"$others" | awk '$2 == "=>" {print $1}' | sort -u))
+# The libraries the programs load themselves (their NEEDED entries, MPI's left out) and what those
+# load in turn: what only MPI loads (hwloc, libevent, ...) stays with the machine's MPI.
+direct=$(for p in "${programs[@]}"; do readelf -d "$p" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done | sort -u | grep -vE "$mpi_lib")
+direct_paths=$(awk 'NR == FNR {want[$1]; next} $1 in want {print $2}' <(echo "$direct") <(echo "$needed"))
+keep=$( (echo "$direct"; xargs -r ldd <<<"$direct_paths" | awk '$2 == "=>" {print $1}') | sort -u)
 while read -r soname path; do
     [[ -z $soname || $soname =~ $system_lib || $soname =~ $mpi_lib ]] && continue
-    grep -qxF "$soname" <<<"$mpi_only" && continue
+    grep -qxF "$soname" <<<"$keep" || continue
     cp -L "$path" "$out/$soname"
 done <<<"$needed"
 # The mpirun check of the mpi/* backends, which scripts/scale_check.sh runs from the bundle.
