@@ -3,6 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
@@ -58,7 +60,10 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, std:
                 throw std::logic_error(c.backend->name + ": run() must return a time exactly when timed by device events");
             if (device_seconds) state.SetIterationTime(*device_seconds);
         }
-        outcome.result = reduction.result();
+        const double result = reduction.result();
+        if (outcome.result && std::bit_cast<std::uint64_t>(*outcome.result) != std::bit_cast<std::uint64_t>(result))
+            outcome.same_bits_every_repetition = false;
+        outcome.result = result;
     } catch (const ResourceExhausted& e) {
         prepared.release();
         outcome.exhausted = true;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <thread>
 
@@ -80,12 +81,14 @@ std::uint64_t to_elements(Quantity q, std::string_view token, std::string_view s
     return elements;
 }
 
+// Repeated counts are dropped (first-seen order kept): two cases with one thread count would share
+// one benchmark name, and a name must identify one case.
 std::vector<int> parse_threads(std::string_view spec) {
     std::vector<int> counts;
     for (std::string_view part : split(spec, ',')) {
         const std::uint64_t n = parse_unsigned(part, "--threads");
         if (n < 1 || n > 4096) throw UsageError("--threads: '" + std::string(part) + "' is not between 1 and 4096");
-        counts.push_back(static_cast<int>(n));
+        if (std::find(counts.begin(), counts.end(), static_cast<int>(n)) == counts.end()) counts.push_back(static_cast<int>(n));
     }
     return counts;
 }
@@ -97,6 +100,30 @@ double parse_condition(std::string_view text) {
     if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !(c >= kMinCondition && c <= kMaxCondition))
         throw UsageError("--input=ill:C: '" + std::string(text) + "' is not a condition number from 1 to 1e40 (write e.g. ill:1e16)");
     return c;
+}
+
+// Google Benchmark parses its own flags, but accepts values that measure nothing, and its output file
+// is reopened for every size of a sweep (RunSpecifiedBenchmarks runs once per size), keeping only the
+// last size: refuse those here, where the message can say what to do instead.
+void check_benchmark_flag(const std::string& arg) {
+    const std::size_t eq = arg.find('=');
+    const std::string key = arg.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    if (key == "--benchmark_out" || key == "--benchmark_out_format")
+        throw UsageError(key + " is not supported: Google Benchmark rewrites its output file for every size of a "
+                         "sweep, so only the last size would be kept; write --json=PATH or --csv=PATH instead");
+    if (key == "--benchmark_repetitions" && parse_unsigned(value, key) < 1)
+        throw UsageError(key + ": '" + value + "' would measure nothing: give 1 or more");
+    if (key == "--benchmark_min_time") {
+        // Seconds ("0.05", or "0.05s" where the library knows units) or iterations ("100x").
+        const bool iterations = value.ends_with('x');
+        const std::string_view number = std::string_view(value).substr(0, value.size() - (iterations || value.ends_with('s')));
+        double amount = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), amount);
+        const bool parsed = !number.empty() && error == std::errc{} && end == number.data() + number.size();
+        if (!parsed || !std::isfinite(amount) || amount <= 0 || (iterations && amount != std::floor(amount)))
+            throw UsageError(key + ": '" + value + "' is not a positive time in seconds (like 0.05) or count of iterations (like 100x)");
+    }
 }
 
 InputSpec parse_input(std::string_view value, InputSpec spec) {
@@ -171,7 +198,11 @@ Options parse_command_line(const std::vector<std::string>& args) {
     std::string sizes_spec(kDefaultSizes);
     bool sizes_given = false;
     for (const std::string& arg : args) {
-        if (arg.starts_with("--benchmark_")) { options.benchmark_flags.push_back(arg); continue; }
+        if (arg.starts_with("--benchmark_")) {
+            check_benchmark_flag(arg);
+            options.benchmark_flags.push_back(arg);
+            continue;
+        }
         const std::size_t eq = arg.find('=');
         const std::string key = arg.substr(0, eq);
         const bool has_value = eq != std::string::npos;
@@ -184,6 +215,7 @@ Options parse_command_line(const std::vector<std::string>& args) {
         };
         if (key == "--help" || key == "-h") { no_value(); options.help = true; }
         else if (key == "--list") { no_value(); options.list = true; }
+        else if (key == "--machine") { no_value(); options.machine = true; }
         else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
         else if (key == "--backend") { need_value(); options.backends = value; }
         else if (key == "--sizes") { need_value(); sizes_spec = value; sizes_given = true; }
@@ -212,21 +244,28 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --backend=LIST     all (default), cpu, cuda, or comma-separated names and shell globs
                      (cpu/avx2/*,cuda/cub). An unknown name exits with the list of valid ones.
   --list             list every backend, available or not (with the reason), and exit
+  --machine          print this machine's identity (host name and a hardware fingerprint, the
+                     CSV's machine column and scripts/run.sh's results file name) and exit
   --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.
   --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH, or a hard one:
                      ill:C (condition number about C, e.g. ill:1e16) | wide (every binade, both signs,
                      subnormals) | cancel (large +x, -x pairs and small values in [0,1))
-                     file:PATH reads raw little-endian float32, or a float32 .npy file; its length
-                     is the size, so --sizes does not apply.
+                     file:PATH reads a regular file of raw little-endian float32, or a float32 .npy
+                     file (one that starts with the .npy magic, whatever its name); its length is
+                     the size, so --sizes does not apply. A file too large for memory is skipped.
   --seed=N           seed of the generated inputs (default 42); same seed, same floats, any machine
   --threads=N[,N..]  threads for the parallel backends (default: all hardware threads); a list
                      sweeps them, for scaling curves
   --include-transfer also time CUDA backends with the host->device copy from pinned memory and the
                      result's copy back inside the timed region (device column cuda+h2d)
-  --csv=PATH         append one row per measurement (header written when the file is new)
-  --json=PATH        write all measurements as JSON (the file is replaced)
+  --csv=PATH         append one row per measurement; a new file gets the header, an existing one
+                     must start with this version's header (each row is written under a lock)
+  --json=PATH        write all measurements as one JSON document, replaced whole (by rename) after
+                     each measurement; NaN and infinities are the strings "nan", "inf", "-inf".
+                     Both take a regular file or a new name (no FIFOs or devices, /dev/null
+                     included), never one file for both or the input file.
   --help             this text
 
 What is measured, per (backend, size, input, threads, timing): the measurement rules are stated
@@ -236,14 +275,19 @@ once, in results/README.md ("How a number is taken"). In short:
            events, inputs rotating past 4x L2 (cache: cold), as one call waited on (isolated) and
            as K calls back to back, time / K (batched).
   GB/s     input bytes / median time, decimal (1 GB = 1e9 bytes).
-  error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0.
+  error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0;
+           nan when the input holds NaN or Inf; inf when the input is finite and the result
+           is not (the backend overflowed).
 
 Google Benchmark's flags (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
---benchmark_min_warmup_time, --benchmark_out, ...) keep working; filters match names such as
-cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1.
+--benchmark_min_warmup_time, ...) keep working; filters match names such as
+cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1. --benchmark_out and
+--benchmark_out_format are refused: the library rewrites that file for every size, so it would hold
+the last size only; --json=PATH and --csv=PATH hold every measurement.
 
-Exit status: 0 all ran; 1 something was skipped or failed (each is named); 2 a bad command line or
-an unreadable input file.
+Exit status: 0 all ran; 1 something was skipped or failed (each is named), or writing an output
+failed mid-sweep; 2 a bad command line, a bad input file, or an output path that cannot be used,
+found before anything runs.
 )";
 }
 

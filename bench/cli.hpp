@@ -25,6 +25,7 @@ struct Options {
     std::vector<int> threads;  // thread counts for parallel backends
     bool include_transfer = false;
     bool list = false;
+    bool machine = false;  // print machine_identity() and exit
     bool help = false;
     std::string csv_path;
     std::string json_path;

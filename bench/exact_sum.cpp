@@ -135,7 +135,9 @@ ExactAccumulator exact_sum(std::span<const float> values) {
 
 double relative_error(double result, const ExactAccumulator& exact) {
     if (exact.saw_non_finite()) return std::numeric_limits<double>::quiet_NaN();
-    if (!std::isfinite(result)) return std::isnan(result) ? result : std::numeric_limits<double>::infinity();
+    // Finite floats have a finite exact sum (2^40 of FLT_MAX is far inside the double range), so a
+    // result that is not finite is infinitely wrong, not an input problem that nan would report.
+    if (!std::isfinite(result)) return std::numeric_limits<double>::infinity();
     ExactAccumulator difference = exact;
     difference.add(-result);
     const double error = std::abs(difference.round());

@@ -41,7 +41,8 @@ private:
 ExactAccumulator exact_sum(std::span<const float> values);
 
 // |result - S| / |S|, with result - S itself computed exactly before its one rounding.
-// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf.
+// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf; +Inf when the
+// input was finite and the result is not (a backend that overflowed or produced NaN).
 double relative_error(double result, const ExactAccumulator& exact);
 
 }  // namespace shootout

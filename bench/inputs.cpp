@@ -1,19 +1,28 @@
 #include "inputs.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <new>
 #include <numbers>
+#include <optional>
 #include <regex>
 #include <thread>
 #include <vector>
+
+#include "files.hpp"
+#include "system_info.hpp"
 
 namespace shootout {
 
@@ -162,56 +171,146 @@ namespace {
     throw InputError("input file '" + path + "': " + what);
 }
 
+std::string gib(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+    return text;
+}
+
+class OpenFile {
+public:
+    explicit OpenFile(const std::string& path) : path_(path), fd_(open_regular(path)) {
+        // The path may have become a FIFO since open_regular() looked: O_NONBLOCK opened it at once.
+        struct stat status {};
+        if (::fstat(fd_.get(), &status) != 0 || !S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
+        size_ = static_cast<std::uint64_t>(status.st_size);
+    }
+
+    std::uint64_t size() const { return size_; }
+
+    // Reads out.size() bytes from offset, or fails naming the file.
+    void read(std::span<char> out, std::uint64_t offset) const {
+        const ssize_t got = read_at(fd_.get(), out, offset);
+        if (got < 0) fail(path_, std::string("read failed: ") + std::strerror(errno));
+        if (static_cast<std::size_t>(got) < out.size()) fail(path_, "became shorter while it was read");
+    }
+
+private:
+    // stat first: opening a FIFO waits for a writer, and opening a device can act on it.
+    static int open_regular(const std::string& path) {
+        struct stat status {};
+        if (::stat(path.c_str(), &status) != 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
+        if (!S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
+        return fd;
+    }
+
+    std::string path_;
+    FileDescriptor fd_;
+    std::uint64_t size_ = 0;
+};
+
+constexpr std::string_view kNpyMagic = "\x93NUMPY";
+
+bool starts_with_npy_magic(const OpenFile& file) {
+    if (file.size() < kNpyMagic.size()) return false;
+    std::string start(kNpyMagic.size(), '\0');
+    file.read(start, 0);
+    return start == kNpyMagic;
+}
+
+// The values an .npy 'shape' tuple holds: "(3,)" 3, "(2, 3)" 6, "()" 1.
+std::uint64_t shape_values(const std::string& shape, const std::string& path) {
+    std::uint64_t product = 1;
+    for (std::size_t begin = 0; begin < shape.size();) {
+        std::size_t end = shape.find(',', begin);
+        if (end == std::string::npos) end = shape.size();
+        const std::size_t first = shape.find_first_not_of(" ", begin);
+        const std::size_t last = shape.find_last_not_of(" ", end - 1);
+        if (first < end) {
+            std::uint64_t extent = 0;
+            const auto [stop, error] = std::from_chars(shape.data() + first, shape.data() + last + 1, extent);
+            if (error != std::errc{} || stop != shape.data() + last + 1 || __builtin_mul_overflow(product, extent, &product))
+                fail(path, ".npy header's shape (" + shape + ") is not a tuple of sizes");
+        }
+        begin = end + 1;
+    }
+    return product;
+}
+
 // The .npy header: magic, version, header length, then a Python dict literal.
-std::size_t npy_data_offset(std::ifstream& in, const std::string& path) {
-    char magic[8];
-    if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) fail(path, "not a .npy file (bad magic)");
-    const int major = static_cast<unsigned char>(magic[6]);
+struct NpyLayout {
+    std::uint64_t data_offset;
+    std::uint64_t values;  // the product of the header's shape
+    std::string shape;
+};
+
+NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
+    auto read = [&](std::size_t bytes, std::uint64_t offset) {
+        if (offset + bytes > file.size()) fail(path, "truncated .npy header");
+        std::string text(bytes, '\0');
+        file.read(text, offset);
+        return text;
+    };
+    const std::string prefix = read(8, 0);
+    const int major = static_cast<unsigned char>(prefix[6]);
     std::size_t header_length = 0;
-    std::size_t prefix = 0;
+    std::size_t header_offset = 0;
     if (major == 1) {
-        unsigned char len[2];
-        if (!in.read(reinterpret_cast<char*>(len), 2)) fail(path, "truncated .npy header");
-        header_length = len[0] | (len[1] << 8);
-        prefix = 10;
+        const std::string len = read(2, 8);
+        header_length = static_cast<unsigned char>(len[0]) | (static_cast<unsigned char>(len[1]) << 8);
+        header_offset = 10;
     } else if (major == 2 || major == 3) {
-        unsigned char len[4];
-        if (!in.read(reinterpret_cast<char*>(len), 4)) fail(path, "truncated .npy header");
-        header_length = len[0] | (len[1] << 8) | (len[2] << 16) | (std::size_t{len[3]} << 24);
-        prefix = 12;
+        const std::string len = read(4, 8);
+        for (int i = 3; i >= 0; --i) header_length = (header_length << 8) | static_cast<unsigned char>(len[i]);
+        header_offset = 12;
     } else {
         fail(path, ".npy format version " + std::to_string(major) + " is not supported");
     }
-    std::string header(header_length, '\0');
-    if (!in.read(header.data(), static_cast<std::streamsize>(header_length))) fail(path, "truncated .npy header");
-    std::smatch descr;
+    const std::string header = read(header_length, header_offset);
+    std::smatch descr, shape;
     if (!std::regex_search(header, descr, std::regex(R"('descr'\s*:\s*'([^']*)')")))
         fail(path, ".npy header has no 'descr'");
     if (descr[1] != "<f4") fail(path, "holds dtype '" + descr[1].str() + "'; float32 little-endian ('<f4') is needed");
-    // Element order does not change a sum, so Fortran order and any shape are accepted as they are.
-    return prefix + header_length;
+    if (!std::regex_search(header, shape, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
+        fail(path, ".npy header has no 'shape'");
+    // Element order does not change a sum: Fortran order and any shape are summed as they are, as
+    // long as the shape holds as many values as the data.
+    return {header_offset + header_length, shape_values(shape[1], path), shape[1]};
 }
 
 }  // namespace
 
 HostArray read_float_file(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error)) fail(path, "is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
-    in.seekg(0, std::ios::end);
-    const auto file_size = static_cast<std::size_t>(in.tellg());
-    in.seekg(0);
-    const bool npy = std::filesystem::path(path).extension() == ".npy";
-    const std::size_t offset = npy ? npy_data_offset(in, path) : 0;
-    const std::size_t bytes = file_size - offset;
+    const OpenFile file(path);
+    const bool npy = starts_with_npy_magic(file);
+    std::string extension = std::filesystem::path(path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (!npy && extension == ".npy") fail(path, "is named .npy but is not a .npy file (it does not start with \"\\x93NUMPY\")");
+
+    const std::optional<NpyLayout> layout = npy ? std::optional(read_npy_header(file, path)) : std::nullopt;
+    const std::uint64_t offset = layout ? layout->data_offset : 0;
+    const std::uint64_t bytes = file.size() - offset;
     if (bytes % sizeof(float) != 0)
         fail(path, std::to_string(bytes) + " data bytes is not a whole number of float32 values");
+    if (layout && layout->values != bytes / sizeof(float))
+        fail(path, "its .npy header's shape (" + layout->shape + ") holds " + std::to_string(layout->values) +
+                       " values but its data holds " + std::to_string(bytes / sizeof(float)));
     if (bytes == 0) fail(path, "holds no float32 values");
-    HostArray values(bytes / sizeof(float));
+
+    const std::uint64_t available = available_memory_bytes();
+    const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(bytes)) +
+                                  " of host memory and " + gib(static_cast<double>(available)) + " is available");
+    if (bytes > available) throw too_large;
+    HostArray values;
+    try {
+        values = HostArray(bytes / sizeof(float));
+    } catch (const std::bad_alloc&) {
+        throw too_large;  // available memory is an estimate: a cgroup or address-space limit can be lower
+    }
     static_assert(std::endian::native == std::endian::little, "raw input files are little-endian float32");
-    if (!in.read(reinterpret_cast<char*>(values.span().data()), static_cast<std::streamsize>(bytes)))
-        fail(path, "read failed");
+    file.read({reinterpret_cast<char*>(values.span().data()), bytes}, offset);
     return values;
 }
 

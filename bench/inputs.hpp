@@ -67,8 +67,18 @@ private:
 void fill(std::span<float> out, const InputSpec& spec);
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
 
-// Reads raw little-endian float32, or a float32 .npy file (by its .npy extension).
-// Throws InputError naming the path and what is wrong with it.
+// Thrown when an input file's values do not fit in the memory left: the run skips its one input
+// (exit status 1, as for a generated size that does not fit); the file itself is not at fault.
+class InputTooLarge : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads a regular file of raw little-endian float32, or a float32 .npy file: one that starts with
+// the .npy magic "\x93NUMPY", whatever its name. A file named *.npy (any case) without the magic,
+// an .npy whose header's shape does not match its data, and anything not a regular file (a FIFO
+// would block for ever) throw InputError naming the path and what is wrong; InputTooLarge when the
+// values do not fit in memory.
 HostArray read_float_file(const std::string& path);
 
 }  // namespace shootout

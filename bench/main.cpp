@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "measurement_rules.hpp"
 #include "runner.hpp"
+#include "system_info.hpp"
 
 namespace {
 
@@ -45,6 +46,10 @@ int main(int argc, char** argv) {
         }
         if (options.list) {
             list_backends(std::cout);
+            return 0;
+        }
+        if (options.machine) {
+            std::cout << shootout::machine_identity() << '\n';
             return 0;
         }
         const auto backends = shootout::select_backends(options.backends);

@@ -27,6 +27,8 @@ struct Measurement {
     int batch = 1;               // calls per timed region: 1 when isolated
     std::string cache;           // "warm": the same input every call; "cold": rotated past 4x the last-level cache
     std::string accumulator, order, reproducibility, role;  // the backend's declared traits (backend.hpp)
+    std::string reproducible;    // observed: "yes" when every repetition, and every other thread count and
+                                 // timing of this backend on this input, gave the same bits; else "no"
 };
 
 }  // namespace shootout

@@ -1,12 +1,10 @@
 #include "reporters.hpp"
 
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <stdexcept>
+#include <utility>
 
 namespace shootout {
 
@@ -21,43 +19,128 @@ std::string format(const char* pattern, double value) {
 std::string exact_text(double value) { return format("%.17g", value); }  // round-trips a double
 
 std::string quote_csv(const std::string& field) {
-    if (field.find_first_of(",\"\n") == std::string::npos) return field;
+    if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
     std::string quoted = "\"";
     for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     return quoted + "\"";
 }
 
-std::string quote_json(const std::string& text) {
+// The length of the well-formed UTF-8 sequence that starts at text[i] (Unicode's table 3-7), or 0
+// when none does: a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    if (lead < 0x80) return 1;
+    std::size_t length = 0;
+    unsigned char second_low = 0x80, second_high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead == 0xe0) length = 3, second_low = 0xa0;
+    else if (lead >= 0xe1 && lead <= 0xef) length = 3, second_high = lead == 0xed ? 0x9f : 0xbf;
+    else if (lead == 0xf0) length = 4, second_low = 0x90;
+    else if (lead >= 0xf1 && lead <= 0xf3) length = 4;
+    else if (lead == 0xf4) length = 4, second_high = 0x8f;
+    else return 0;
+    if (i + length > text.size() || byte(i + 1) < second_low || byte(i + 1) > second_high) return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    return length;
+}
+
+// A JSON string: quotes and backslashes escaped, control characters as \u00XX, and each byte that
+// is not part of valid UTF-8 (a file name can hold any byte) as U+FFFD.
+std::string quote_json(std::string_view text) {
     std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') quoted += '\\', quoted += c;
-        else if (static_cast<unsigned char>(c) < 0x20) quoted += format("\\u%04x", static_cast<unsigned char>(c));
-        else quoted += c;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '"' || c == '\\') {
+            quoted += '\\';
+            quoted += static_cast<char>(c);
+            ++i;
+        } else if (c < 0x20) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c));
+            quoted += escape;
+            ++i;
+        } else if (const std::size_t length = utf8_sequence_length(text, i)) {
+            quoted.append(text.substr(i, length));
+            i += length;
+        } else {
+            quoted += "\\ufffd";
+            ++i;
+        }
     }
     return quoted + "\"";
 }
 
-std::string json_number(double value) { return std::isfinite(value) ? exact_text(value) : "null"; }
+std::string json_number(double value) {
+    if (std::isnan(value)) return "\"nan\"";
+    if (std::isinf(value)) return value > 0 ? "\"inf\"" : "\"-inf\"";
+    return exact_text(value);
+}
+
+// One column: its name, its CSV text, and its JSON value (quoted string, number or null).
+struct Column {
+    const char* name;
+    std::string csv, json;
+};
+
+Column text(const char* name, const std::string& value) { return {name, value, quote_json(value)}; }
+Column whole(const char* name, std::uint64_t value) { return {name, std::to_string(value), std::to_string(value)}; }
+Column real(const char* name, double value, const char* csv_pattern) { return {name, format(csv_pattern, value), json_number(value)}; }
+
+// The schema, in order (results/README.md documents each column). Columns are only ever appended.
+std::vector<Column> columns(const Measurement& m) {
+    return {
+        text("timestamp", m.timestamp), text("host", m.host), text("cpu", m.cpu), text("gpu", m.gpu),
+        text("compiler", m.compiler), text("build", m.build), text("backend", m.backend), text("device", m.device),
+        whole("threads", static_cast<std::uint64_t>(m.threads)), text("input", m.input),
+        {"seed", m.seed ? std::to_string(*m.seed) : "", m.seed ? std::to_string(*m.seed) : "null"},
+        whole("n", m.n), whole("bytes", m.bytes), real("gbps", m.gbps, "%.6g"),
+        real("time_ns_median", m.time_ns_median, "%.1f"), real("time_ns_min", m.time_ns_min, "%.1f"),
+        whole("iterations", static_cast<std::uint64_t>(m.iterations)), real("result", m.result, "%.17g"),
+        real("exact", m.exact, "%.17g"), real("rel_error", m.rel_error, "%.17g"),
+        {"peak_gbps", m.peak_gbps > 0 ? format("%.6g", m.peak_gbps) : "", m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
+        text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
+        text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
+        text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
+    };
+}
+
+std::string json_object(const Measurement& m) {
+    std::string object = "{";
+    for (const Column& column : columns(m)) {
+        if (object.size() > 1) object += ", ";
+        object += quote_json(column.name) + ": " + column.json;
+    }
+    return object + "}";
+}
+
+// Two paths name one file: the same inode when both exist, else the same absolute path.
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code error;
+    const bool equivalent = std::filesystem::equivalent(a, b, error);
+    if (!error) return equivalent;
+    return std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error);
+}
 
 }  // namespace
 
 std::string csv_header() {
-    return "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
-           "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps";
+    std::string header;
+    for (const Column& column : columns(Measurement{})) {
+        if (!header.empty()) header += ',';
+        header += column.name;
+    }
+    return header;
 }
 
 std::string csv_row(const Measurement& m) {
-    const std::string fields[] = {
-        m.timestamp, m.host, m.cpu, m.gpu, m.compiler, m.build, m.backend, m.device,
-        std::to_string(m.threads), m.input, m.seed ? std::to_string(*m.seed) : "",
-        std::to_string(m.n), std::to_string(m.bytes), format("%.6g", m.gbps),
-        format("%.1f", m.time_ns_median), format("%.1f", m.time_ns_min), std::to_string(m.iterations),
-        exact_text(m.result), exact_text(m.exact), exact_text(m.rel_error),
-        m.peak_gbps > 0 ? format("%.6g", m.peak_gbps) : ""};
     std::string row;
-    for (const auto& field : fields) {
-        if (&field != fields) row += ',';
-        row += quote_csv(field);
+    const char* separator = "";
+    for (const Column& column : columns(m)) {
+        row += separator;
+        row += quote_csv(column.csv);
+        separator = ",";
     }
     return row;
 }
@@ -78,48 +161,29 @@ std::vector<std::string> split_csv_row(std::string_view line) {
     return fields;
 }
 
-CsvWriter::CsvWriter(const std::string& path) : path_(path) {
-    std::error_code error;
-    const bool fresh = !std::filesystem::exists(path, error) || std::filesystem::file_size(path, error) == 0;
-    out_.open(path, std::ios::app);
-    if (!out_) throw std::runtime_error("--csv: cannot write '" + path + "': " + std::strerror(errno));
-    if (fresh) out_ << csv_header() << '\n' << std::flush;
-}
-
-void CsvWriter::write(const Measurement& m) {
-    out_ << csv_row(m) << '\n' << std::flush;
-    if (!out_) throw std::runtime_error("--csv: writing '" + path_ + "' failed");
-}
-
-JsonWriter::JsonWriter(std::string path) : path_(std::move(path)) { flush(); }
-
-void JsonWriter::write(const Measurement& m) {
-    measurements_.push_back(m);
-    flush();
-}
-
-void JsonWriter::flush() const {
-    std::ofstream out(path_, std::ios::trunc);
-    if (!out) throw std::runtime_error("--json: cannot write '" + path_ + "': " + std::strerror(errno));
-    out << "{\n  \"columns_documented_in\": \"results/README.md\",\n  \"measurements\": [";
-    const char* separator = "\n";
-    for (const auto& m : measurements_) {
-        out << separator << "    {\"timestamp\": " << quote_json(m.timestamp) << ", \"host\": " << quote_json(m.host)
-            << ", \"cpu\": " << quote_json(m.cpu) << ", \"gpu\": " << quote_json(m.gpu)
-            << ", \"compiler\": " << quote_json(m.compiler) << ", \"build\": " << quote_json(m.build)
-            << ", \"backend\": " << quote_json(m.backend) << ", \"device\": " << quote_json(m.device)
-            << ", \"threads\": " << m.threads << ", \"input\": " << quote_json(m.input)
-            << ", \"seed\": " << (m.seed ? std::to_string(*m.seed) : "null") << ", \"n\": " << m.n
-            << ", \"bytes\": " << m.bytes << ", \"gbps\": " << json_number(m.gbps)
-            << ", \"time_ns_median\": " << json_number(m.time_ns_median)
-            << ", \"time_ns_min\": " << json_number(m.time_ns_min) << ", \"iterations\": " << m.iterations
-            << ", \"result\": " << json_number(m.result) << ", \"exact\": " << json_number(m.exact)
-            << ", \"rel_error\": " << json_number(m.rel_error)
-            << ", \"peak_gbps\": " << (m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null") << "}";
-        separator = ",\n";
+std::string json_document(const std::vector<Measurement>& measurements) {
+    std::string document = "{\n  \"columns_documented_in\": \"results/README.md\",\n  \"measurements\": [";
+    const char* separator = "\n    ";
+    for (const Measurement& m : measurements) {
+        document += separator + json_object(m);
+        separator = ",\n    ";
     }
-    out << "\n  ]\n}\n";
-    if (!out) throw std::runtime_error("--json: writing '" + path_ + "' failed");
+    return document + "\n  ]\n}\n";
+}
+
+std::vector<std::unique_ptr<Reporter>> open_reporters(const Options& options) {
+    const std::string& csv = options.csv_path;
+    const std::string& json = options.json_path;
+    const std::string& input = options.input.file;
+    if (!csv.empty() && !json.empty() && same_file(csv, json))
+        throw UsageError("--csv and --json both name '" + csv + "': each would overwrite what the other wrote");
+    for (const auto& [option, path] : {std::pair{"--csv", csv}, std::pair{"--json", json}})
+        if (!path.empty() && !input.empty() && same_file(path, input))
+            throw UsageError(std::string(option) + ": '" + path + "' is the input file: writing it would destroy the input");
+    std::vector<std::unique_ptr<Reporter>> reporters;
+    if (!csv.empty()) reporters.push_back(std::make_unique<CsvReporter>(csv));
+    if (!json.empty()) reporters.push_back(std::make_unique<JsonReporter>(json));
+    return reporters;
 }
 
 std::string describe_size(std::uint64_t n) {

@@ -1,12 +1,13 @@
 // Where measurements go: CSV rows (appended), a JSON document, progress lines on the terminal.
-// Reporters know nothing of how a measurement was taken.
+// Reporters know nothing of how a measurement was taken, and never lose what a file already held.
 #pragma once
 
-#include <fstream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cli.hpp"
 #include "measurement.hpp"
 
 namespace shootout {
@@ -17,30 +18,51 @@ std::string csv_row(const Measurement& m);
 // Splits one CSV line, undoing the quoting csv_row() applies.
 std::vector<std::string> split_csv_row(std::string_view line);
 
-// Appends rows to PATH; writes the header first only when the file is new or empty, so runs from
-// several machines can share one file.
-class CsvWriter {
+// The JSON document of these measurements, one object per measurement with the CSV's columns as
+// keys. Non-finite numbers are the strings "inf", "-inf" and "nan" (JSON has no such numbers);
+// strings are valid UTF-8, with U+FFFD for each byte that is not.
+std::string json_document(const std::vector<Measurement>& measurements);
+
+// Where each measurement goes.
+class Reporter {
 public:
-    explicit CsvWriter(const std::string& path);  // throws std::runtime_error naming the path
-    void write(const Measurement& m);
+    virtual ~Reporter() = default;
+    virtual void report(const Measurement&) = 0;
+    virtual void finish() {}
+};
+
+// Appends one row per measurement to a CSV file that runs from several machines and days can share.
+// Each append holds an exclusive flock() on the file while it writes the header into an empty file,
+// checks an existing one starts with csv_header(), adds a final newline the file lacks, and writes
+// its row: so two runs appending to one new file write one header between them. A row that cannot
+// be written whole (a full disk) is cut off again, leaving the file as it was.
+class CsvReporter final : public Reporter {
+public:
+    // Throws UsageError when path is not a writable regular file or new name, or holds another header.
+    explicit CsvReporter(std::string path);
+    void report(const Measurement& m) override;  // throws std::runtime_error naming the path
 
 private:
     std::string path_;
-    std::ofstream out_;
 };
 
-// Keeps every measurement and rewrites PATH as one JSON document after each write, so an
-// interrupted sweep still leaves a valid file. NaN and infinities are written as null.
-class JsonWriter {
+// Writes every measurement so far as one JSON document after each measurement, by writing a
+// temporary file and renaming it over the path: an interrupted run leaves the last whole document,
+// and a run that measures nothing leaves the file as it was.
+class JsonReporter final : public Reporter {
 public:
-    explicit JsonWriter(std::string path);  // throws std::runtime_error naming the path
-    void write(const Measurement& m);
+    explicit JsonReporter(std::string path);     // throws UsageError; touches nothing
+    void report(const Measurement& m) override;  // throws std::runtime_error naming the path
 
 private:
-    void flush() const;
     std::string path_;
     std::vector<Measurement> measurements_;
 };
+
+// The reporters --csv and --json ask for, their paths checked before anything is measured. Throws
+// UsageError for a path that cannot be written, and for --csv and --json naming one file, or either
+// naming the input file: each would destroy the other's data.
+std::vector<std::unique_ptr<Reporter>> open_reporters(const Options& options);
 
 // "2^20 (4 MiB)" or "1000003 (3.8 MiB)"
 std::string describe_size(std::uint64_t n);

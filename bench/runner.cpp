@@ -5,6 +5,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -75,6 +76,7 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .cache = c.backend->timing == Timing::device_events ? "cold" : "warm",
         .accumulator = std::string(to_string(traits.accumulator)), .order = std::string(to_string(traits.order)),
         .reproducibility = std::string(to_string(traits.reproducibility)), .role = std::string(to_string(traits.role)),
+        .reproducible = {},  // observed across the run's cases: filled in by the sweep
     };
 }
 
@@ -95,10 +97,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                    .machine = machine_identity(), .device_info = {}};
     for (const Backend* backend : backends)
         if (backend->device_info) run.device_info[backend] = backend->device_info();
-    std::optional<CsvWriter> csv;
-    std::optional<JsonWriter> json;
-    if (!options.csv_path.empty()) csv.emplace(options.csv_path);
-    if (!options.json_path.empty()) json.emplace(options.json_path);
+    const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
 
     HostArray file_input;
     std::vector<std::uint64_t> sizes = options.sizes;
@@ -127,6 +126,9 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             input = generated->span();
         }
         const ExactAccumulator exact = exact_sum(input);
+        // Reproducibility, as observed: the bits of each backend's first result on this input, which
+        // every repetition, thread count and timing rule must give again.
+        std::map<std::pair<const Backend*, bool>, std::uint64_t> first_bits;
 
         time_cases(cases, input, [&](const Case& c, const CaseOutcome& outcome, const CaseTiming& timing) {
             const std::string counter = progress_counter(++done, filtered ? 0 : total);
@@ -136,11 +138,13 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 status = 1;
                 return;
             }
-            const Measurement m = record(run, options, c, outcome, timing, input, exact);
+            Measurement m = record(run, options, c, outcome, timing, input, exact);
+            const std::uint64_t bits = std::bit_cast<std::uint64_t>(m.result);
+            const auto [first, inserted] = first_bits.try_emplace({c.backend, c.include_transfer}, bits);
+            m.reproducible = outcome.same_bits_every_repetition && first->second == bits ? "yes" : "no";
             ++measured;
             out << progress_line(done, filtered ? 0 : total, m) << std::endl;
-            if (csv) csv->write(m);
-            if (json) json->write(m);
+            for (const auto& reporter : reporters) reporter->report(m);
         });
     }
     if (measured == 0 && status == 0) {
@@ -148,6 +152,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             << (filtered ? ": --benchmark_filter=" + benchmark::GetBenchmarkFilter() + " matches no case" : std::string()) << '\n';
         return 1;
     }
+    for (const auto& reporter : reporters) reporter->finish();
     return status;
 }
 

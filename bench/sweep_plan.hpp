@@ -32,7 +32,8 @@ struct Case {
 
 // Filled in while the case is timed.
 struct CaseOutcome {
-    std::optional<double> result = {};
+    std::optional<double> result = {};  // the last repetition's
+    bool same_bits_every_repetition = true;
     std::string failure = {};
     bool exhausted = false;  // failed for lack of memory: skipped, not broken
 };

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <limits>
 
+#include "backend.hpp"
+
 #ifndef SHOOTOUT_COMPILER
 #define SHOOTOUT_COMPILER "unknown"
 #endif
@@ -24,23 +26,56 @@ std::string host_name() {
     return name;
 }
 
+namespace {
+// "model name\t: Intel(R) Xeon(R)" -> "Intel(R) Xeon(R)"
+std::string value_after_colon(const std::string& line) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) return "";
+    const auto begin = line.find_first_not_of(" \t", colon + 1);
+    return begin == std::string::npos ? "" : line.substr(begin);
+}
+}  // namespace
+
+std::string cpu_model(std::istream& cpuinfo) {
+    std::string implementer, part;
+    for (std::string line; std::getline(cpuinfo, line);) {
+        if (line.starts_with("model name") && !value_after_colon(line).empty()) return value_after_colon(line);
+        if (line.starts_with("CPU implementer") && implementer.empty()) implementer = value_after_colon(line);
+        if (line.starts_with("CPU part") && part.empty()) part = value_after_colon(line);
+    }
+    // Arm kernels give no model name, only the implementer's and the part's numbers.
+    if (implementer.empty() || part.empty()) return "unknown";
+    return (implementer == "0x41" ? "ARM" : "implementer " + implementer) + " " + part;
+}
+
 std::string cpu_model() {
     std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);) {
-        if (!line.starts_with("model name")) continue;
-        const auto colon = line.find(':');
-        if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-    return "unknown";
+    return cpu_model(in);
+}
+
+std::string machine_identity(const std::string& host, const std::string& cpu, const std::string& machine_id,
+                             const std::set<std::string>& gpus) {
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a 64: offset basis, then xor and multiply per byte
+    auto add = [&](const std::string& fact) {
+        for (const char c : fact + '\0') hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    };
+    add(host);
+    add(cpu);
+    add(machine_id);
+    for (const std::string& gpu : gpus) add(gpu);
+    char digits[9];
+    std::snprintf(digits, sizeof digits, "%08x", static_cast<unsigned>((hash >> 32) ^ (hash & 0xffffffffu)));
+    return host + "-" + digits;
 }
 
 std::string machine_identity() {
-    // Placeholder until the fingerprint lands: host name and CPU model, FNV-1a.
-    std::uint64_t hash = 0xcbf29ce484222325ull;
-    for (char c : host_name() + '\n' + cpu_model()) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, "-%08x", static_cast<unsigned>(hash >> 32));
-    return host_name() + suffix;
+    std::string machine_id;
+    std::ifstream("/etc/machine-id") >> machine_id;
+    std::set<std::string> gpus;  // a set: many backends see the same GPU
+    for (const Backend& backend : registered_backends())
+        if (backend.device == Device::cuda && backend.device_info && !backend.why_unavailable())
+            gpus.insert(backend.device_info().name);
+    return machine_identity(host_name(), cpu_model(), machine_id, gpus);
 }
 
 std::string compiler_version() { return SHOOTOUT_COMPILER; }

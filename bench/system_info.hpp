@@ -2,14 +2,25 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
+#include <set>
 #include <string>
 
 namespace shootout {
 
 std::string host_name();
-std::string cpu_model();        // /proc/cpuinfo's "model name"
-// The host name and a fingerprint of the hardware, so that two machines with one host name differ.
+std::string cpu_model();        // /proc/cpuinfo's "model name"; on Arm its implementer and part: "ARM 0xd0c"
+std::string cpu_model(std::istream& cpuinfo);  // the same, from that file's text
+
+// Which machine a row came from, also the default results file name: the host name, '-' and 8 hex
+// digits of a hash over the host name, CPU model, /etc/machine-id (when readable) and the names of
+// the CUDA GPUs that the registered backends see ("vm-3f2a91c0"). Cloud VMs share host names like
+// "vm"; the hash tells their hardware apart.
 std::string machine_identity();
+// The same from given facts: the hash is 64-bit FNV-1a over each fact and a 0 byte after it,
+// folded to 32 bits. Stable across versions: results files are named by it.
+std::string machine_identity(const std::string& host, const std::string& cpu, const std::string& machine_id,
+                             const std::set<std::string>& gpus);
 std::string compiler_version(); // set by CMake: the C++ and, when built, CUDA compilers
 std::string build_type();       // set by CMake: the build type
 std::string utc_timestamp();    // now, ISO 8601

@@ -5,8 +5,8 @@
 
 namespace shootout::cuda {
 
-// Combines every thread's state; thread 0 holds the result. blockDim.x is a multiple of 32. Call
-// once per kernel (the shared slots are not re-armed).
+// Combines every thread's state; thread 0 holds the result. blockDim.x is a multiple of 32. A second
+// call in one kernel needs a __syncthreads() between the two (they share the shared slots).
 template <class Acc>
 __device__ typename Acc::State block_reduce(typename Acc::State s) {
     __shared__ typename Acc::State warp_states[32];

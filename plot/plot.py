@@ -2,22 +2,28 @@
 """Plots and a markdown summary from the benchmark's CSV files (see plot/README.md).
 
     python plot/plot.py [CSV ...] [--out DIR] [--backend GLOB ...] [--input NAME ...]
-                        [--host NAME ...] [--device DEV ...] [--threads N]
+                        [--host NAME ...] [--machine ID ...] [--device DEV ...] [--threads N]
+                        [--timing batched|isolated] [--ladder GLOB]
 
 Writes under DIR (default results/plots), each plot as PNG and SVG:
     gbps       GB/s against size, one line per backend; CPU, GPU (and GPU incl. host->device copy)
-               panels per host, with the baseline/read ceiling and the theoretical peak
-    error      relative error against size, one panel per input distribution, per host
-    hardware   each backend across machines: one line per (CSV file, host)
-    ladder     the CUDA reduction ladder at 2^20 and 2^30 elements, with each step's speed-up
+               panels per machine, with the role=ceiling backend and the theoretical peak
+    error      relative error against size, one panel per input distribution, per machine
+    hardware   each backend across machines: one line per machine
+    ladder     the backends matching --ladder (default cuda/ladder/*) at 2^20 and 2^30 elements,
+               with each step's speed-up
+    gpu_timing GPU microseconds per call, isolated against batched, for the ceiling and the four
+               reduction backends with the most rows
     scaling    GB/s against thread count (only when a backend was run with several)
-    summary.md fastest and most accurate backend per host, device and size
+    summary.md fastest and most accurate backend per machine, device and size
+GPU rows use the batched timing (K calls back to back per timed region) unless --timing isolated.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -38,17 +44,17 @@ import shootout_csv as sc  # noqa: E402
 DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
                 "cuda+h2d": "GPU incl. host→device copy"}
 LADDER_SIZES = [2**20, 2**30]
-# One hue per family, fixed so that a backend keeps its colour whatever else is in the CSVs; members
-# of a family differ in shade, marker and dash.
-FAMILY_COLORS = {
-    "cpu/serial": "#1f77b4", "cpu/avx2": "#ff7f0e", "cpu/avx512": "#d62728",
-    "cpu/openmp": "#2ca02c", "cpu/stl": "#9467bd", "cpu/tbb": "#8c564b", "cpu/pool": "#e377c2",
-    "cpu/threads": "#bcbd22", "cuda/shuffle": "#17becf", "cuda/thrust": "#393b79",
-    "cuda/cub": "#b8860b", "cuda/atomic": "#7b4173", "cuda/ladder": "#6b6ecf",
-    "cpu/baseline": "#000000", "cuda/baseline": "#000000",
-}
-SPARE_COLORS = ["#637939", "#843c39", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363"]
-SHADES = [0.0, -0.3, 0.4, 0.2, -0.45, 0.6, -0.15]  # <0 darker, >0 lighter
+DEFAULT_LADDER = "cuda/ladder/*"  # a selection of backends for the ladder plot, not a property
+GPU_TIMING_BACKENDS = 4  # reduction backends in the gpu_timing plot, besides the ceiling
+# A hue per accumulator (the backends' `accumulator` trait), a marker per order (`order`); backends
+# sharing both differ in shade and dash.
+ACCUMULATOR_COLORS = {"f32": "#1f77b4", "compensated_f32": "#2ca02c", "f64": "#ff7f0e",
+                      "exact": "#9467bd", "none": "#7f7f7f"}
+SPARE_COLORS = ["#8c564b", "#e377c2", "#17becf", "#bcbd22", "#637939", "#843c39"]
+ORDER_MARKERS = {"sequential": "o", "lanes": "s", "pairwise": "^", "thread_chunks": "D",
+                 "tree": "v", "unordered": "X"}
+SPARE_MARKERS = ["P", "<", ">", "h", "*"]
+SHADES = [0.0, -0.35, 0.35, -0.55, 0.2, 0.5, -0.2]  # <0 darker, >0 lighter
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h"]
 LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2))]
 CEILING_STYLE = dict(color="black", linestyle=(0, (6, 3)), linewidth=2.2, zorder=1)
@@ -61,7 +67,7 @@ plt.rcParams.update({
     "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
     "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, testable
 })
-PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "scaling"]
+PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,20 +80,33 @@ def shade(color: str, amount: float):
     return tuple(rgb + (target - rgb) * abs(amount))
 
 
-def make_styles(backends) -> dict[str, dict]:
-    """A style per backend: hue by family, shade/marker/dash by member within the family."""
+def make_styles(traits: pd.DataFrame) -> dict[str, dict]:
+    """A style per backend, from its traits: hue by accumulator, marker by order; members of one
+    accumulator differ in shade and dash."""
     styles = {}
-    by_family: dict[str, list[str]] = {}
-    for b in sc.sort_backends(backends):
-        by_family.setdefault(sc.family(b), []).append(b)
-    spare = iter(SPARE_COLORS * 10)
-    for fam, members in by_family.items():
-        hue = FAMILY_COLORS.get(fam) or next(spare)
+    by_acc: dict[str, list[str]] = {}
+    for b in sc.sort_backends(traits.index, traits):
+        by_acc.setdefault(traits.loc[b, "accumulator"], []).append(b)
+    spare_colors = iter(SPARE_COLORS * 10)
+    spare_markers = {}
+    for acc, members in by_acc.items():
+        hue = ACCUMULATOR_COLORS.get(acc) or next(spare_colors)
         for mi, b in enumerate(members):
-            styles[b] = dict(color=shade(hue, SHADES[mi % len(SHADES)]),
-                             marker=MARKERS[mi % len(MARKERS)],
+            order = traits.loc[b, "order"]
+            marker = ORDER_MARKERS.get(order) or spare_markers.setdefault(
+                order, SPARE_MARKERS[len(spare_markers) % len(SPARE_MARKERS)])
+            styles[b] = dict(color=shade(hue, SHADES[mi % len(SHADES)]), marker=marker,
                              linestyle=LINESTYLES[mi % len(LINESTYLES)])
     return styles
+
+
+def traits_label(backend: str, device: str, traits: pd.DataFrame) -> str:
+    """The legend entry: name, accumulator and order, e.g. 'cpu/avx2/f32 · f32, lanes'."""
+    t = traits.loc[backend]
+    return f"{sc.series_label(backend, device)} · {t['accumulator']}, {t['order']}"
+
+
+LEGEND_TITLE = "backend · accumulator, order\n(hue: accumulator, marker: order)"
 
 
 def size_ticks(ax, ns, max_ticks=8, bytes_line=True):
@@ -145,44 +164,53 @@ def save(fig, out: Path, name: str, written: list[Path]):
     plt.close(fig)
 
 
-def host_title(speed_or_rows: pd.DataFrame, host: str, device: str) -> str:
-    rows = speed_or_rows[speed_or_rows["host"] == host]
+def machine_title(speed_or_rows: pd.DataFrame, machine: str, device: str) -> str:
+    """'label: model' for a machine's CPU or GPU."""
+    rows = speed_or_rows[speed_or_rows["machine"] == machine]
+    label = rows["label"].iloc[0] if not rows.empty else machine
     if device == "cpu":
         model = next((c for c in rows["cpu"] if c), "")
     else:
         model = next((g for g in rows["gpu"] if g), "")
-    return f"{host}: {model}" if model else host
+    return f"{label}: {model}" if model else label
+
+
+def machines_of(df: pd.DataFrame) -> list[str]:
+    """The machines in df, ordered by label."""
+    m = df[["machine", "label"]].drop_duplicates("machine").sort_values(["label", "machine"])
+    return m["machine"].tolist()
 
 
 # ---------------------------------------------------------------------------------------------
 # 1. GB/s against size
 
 
-def plot_gbps(speed: pd.DataFrame, styles, include_ladder: bool, out: Path, written: list[Path]):
-    hosts = sorted(speed["host"].unique())
-    panels = []  # (host, device)
-    for host in hosts:
-        devs = set(speed.loc[speed["host"] == host, "device"])
-        panels += [(host, d) for d in sc.DEVICES if d in devs]
-        panels += [(host, d) for d in sorted(devs - set(sc.DEVICES))]
+def plot_gbps(speed: pd.DataFrame, styles, traits, out: Path, written: list[Path]):
+    panels = []  # (machine, device)
+    for machine in machines_of(speed):
+        devs = set(speed.loc[speed["machine"] == machine, "device"])
+        panels += [(machine, d) for d in sc.DEVICES if d in devs]
+        panels += [(machine, d) for d in sorted(devs - set(sc.DEVICES))]
     if not panels:
         return
-    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 4.6 * len(panels)), squeeze=False)
-    for ax, (host, device) in zip(axes[:, 0], panels):
-        rows = speed[(speed["host"] == host) & (speed["device"] == device)]
-        if not include_ladder:
-            rows = rows[~rows["backend"].apply(sc.is_ladder)]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 4.8 * len(panels)), squeeze=False)
+    for ax, (machine, device) in zip(axes[:, 0], panels):
+        rows = speed[(speed["machine"] == machine) & (speed["device"] == device)]
+        mixed = set(rows["timing"]) == {"isolated", "batched"}
         handles = []
-        for b in sc.sort_backends(rows["backend"]):
+        for b in sc.sort_backends(rows["backend"], traits):
             r = rows[rows["backend"] == b].sort_values("n")
-            label = sc.series_label(b, device)
-            if sc.is_ceiling(b):
-                h, = ax.plot(r["n"], r["gbps"], label=f"ceiling: {label}", **CEILING_STYLE)
-            elif sc.is_baseline(b):
-                h, = ax.plot(r["n"], r["gbps"], label=f"reference: {label}", **COPY_STYLE)
+            suffix = " (isolated)" if mixed and (r["timing"] == "isolated").all() else ""
+            role = r["role"].iloc[-1]
+            if role == "ceiling":
+                h, = ax.plot(r["n"], r["gbps"], label=f"ceiling: {sc.series_label(b, device)}"
+                             + suffix, **CEILING_STYLE)
+            elif role != "reduction":
+                h, = ax.plot(r["n"], r["gbps"], label=f"reference: {sc.series_label(b, device)}"
+                             + suffix, **COPY_STYLE)
             else:
-                h, = ax.plot(r["n"], r["gbps"], label=label, markersize=5, linewidth=1.4,
-                             **styles[b])
+                h, = ax.plot(r["n"], r["gbps"], label=traits_label(b, device, traits) + suffix,
+                             markersize=5, linewidth=1.4, **styles[b])
             handles.append(h)
         # The device's memory peak says nothing about a PCIe-bound host->device series.
         peaks = rows["peak_gbps"].dropna().unique() if device != "cuda+h2d" else []
@@ -190,14 +218,15 @@ def plot_gbps(speed: pd.DataFrame, styles, include_ladder: bool, out: Path, writ
             h = ax.axhline(p, label=f"theoretical peak {p:g} GB/s", **PEAK_STYLE)
             handles.append(h)
         threads = int(rows["threads"].max())
-        ax.set_title(f"{host_title(rows, host, device)} — {DEVICE_TITLE.get(device, device)}"
+        ax.set_title(f"{machine_title(rows, machine, device)} — {DEVICE_TITLE.get(device, device)}"
                      + (f" (up to {threads} thread{'s' if threads > 1 else ''})"
-                        if device == "cpu" else ""), loc="left")
+                        if device == "cpu" else "")
+                     + f"\n{sc.timing_note(rows)}; {sc.cache_note(rows)}", loc="left")
         size_ticks(ax, rows["n"])
         gbps_axis(ax)
         ax.set_xlabel(SIZE_LABEL)
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
-                  ncol=1 if len(handles) <= 22 else 2, title="backend", alignment="left")
+                  ncol=1 if len(handles) <= 22 else 2, title=LEGEND_TITLE, alignment="left")
     fig.tight_layout()
     save(fig, out, "gbps", written)
 
@@ -210,12 +239,10 @@ def input_order(inp: str):
     return ({"ones": 0, "uniform": 1, "normal": 2}.get(inp, 3), inp)
 
 
-def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, written: list[Path]):
-    if not include_ladder:
-        err = err[~err["backend"].apply(sc.is_ladder)]
+def plot_error(err: pd.DataFrame, styles, traits, out: Path, written: list[Path]):
     if err.empty:
         return
-    hosts = sorted(err["host"].unique())
+    machines = machines_of(err)
     inputs = sorted(err["input"].unique(), key=input_order)
     vals = err["rel_error"]
     pos = vals[(vals > 0) & np.isfinite(vals)]
@@ -227,7 +254,7 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
     hi_dec = max(hi_dec, lo_dec + 1)
     # Exact zeros and NaNs get bands of their own below and above the log range; each backend has
     # its own lane in a band so that coinciding points stay visible.
-    backends = sc.sort_backends(err["backend"])
+    backends = sc.sort_backends(err["backend"], traits)
     # Decades either side of a band's centre: room for one lane per backend.
     band = max(0.5, 0.06 * (hi_dec - lo_dec), 0.09 * len(backends))
     zero_y = 10.0 ** (lo_dec - 2.6 * band)
@@ -236,12 +263,13 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
     lane = {b: (i - (len(backends) - 1) / 2) * spacing for i, b in enumerate(backends)}
 
     ncol = len(inputs)
-    fig, axes = plt.subplots(len(hosts), ncol, figsize=(3.6 * ncol + 0.6, (4.4 + 0.04 * len(backends)) * len(hosts)),
+    fig, axes = plt.subplots(len(machines), ncol, figsize=(3.6 * ncol + 0.6, (4.4 + 0.04 * len(backends)) * len(machines)),
                              squeeze=False, sharey=True)
-    for row, host in enumerate(hosts):
+    for row, machine in enumerate(machines):
+        label = err.loc[err["machine"] == machine, "label"].iloc[0]
         for col, inp in enumerate(inputs):
             ax = axes[row, col]
-            rows = err[(err["host"] == host) & (err["input"] == inp)]
+            rows = err[(err["machine"] == machine) & (err["input"] == inp)]
             for b in backends:
                 r = rows[rows["backend"] == b].sort_values("n")
                 if r.empty:
@@ -291,26 +319,26 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
             ax.yaxis.set_minor_locator(NullLocator())
             ns = rows["n"] if not rows.empty else err["n"]
             size_ticks(ax, ns, max_ticks=5)
-            ax.set_title(f"input: {inp}" + (f"\n{host}" if len(hosts) > 1 else ""), loc="left")
+            ax.set_title(f"input: {inp}" + (f"\n{label}" if len(machines) > 1 else ""), loc="left")
             if col == 0:
                 ax.set_ylabel("relative error |result−exact| / |exact|  (log scale)")
-            if row == len(hosts) - 1:
+            if row == len(machines) - 1:
                 ax.set_xlabel("elements / bytes (log₂)")
             if rows.empty:
                 ax.text(0.5, 0.5, "no rows", transform=ax.transAxes, ha="center", color="gray")
-    handles = [Line2D([], [], label=sc.series_label(b, "cuda"), linewidth=1.2, markersize=5,
+    handles = [Line2D([], [], label=traits_label(b, "cuda", traits), linewidth=1.2, markersize=5,
                       **styles[b]) for b in backends]
     notes = [Line2D([], [], linestyle="none", marker="o", markerfacecolor="white",
                     markeredgecolor="black", label="hollow marker: error exactly 0")]
     if has_nan:
         notes.append(Line2D([], [], linestyle="none", marker="x", color="black",
                             label="x: nan (input held NaN/Inf)" + (" or inf" if has_inf else "")))
-    fig.suptitle("Relative error against size, per input distribution"
-                 + (f" — {hosts[0]}" if len(hosts) == 1 else ""), x=0.01, ha="left",
-                 fontweight="bold")
+    fig.suptitle("Relative error against size, per input distribution (role=reduction backends)"
+                 + (f" — {err['label'].iloc[0]}" if len(machines) == 1 else ""), x=0.01,
+                 ha="left", fontweight="bold")
     fig.tight_layout()
     fig.legend(handles=handles + notes, loc="upper left", bbox_to_anchor=(1.0, 0.95),
-               frameon=False, title="backend")
+               frameon=False, title=LEGEND_TITLE)
     save(fig, out, "error", written)
 
 
@@ -318,30 +346,26 @@ def plot_error(err: pd.DataFrame, styles, include_ladder: bool, out: Path, writt
 # 3. Hardware comparison
 
 
-def machine_label(rows: pd.DataFrame, source: str, host: str) -> str:
-    r = rows[(rows["source"] == source) & (rows["host"] == host)]
+def machine_label(rows: pd.DataFrame, machine: str) -> str:
+    r = rows[rows["machine"] == machine]
     cpu = next((c for c in r["cpu"] if c), "")
     gpu = next((g for g in r["gpu"] if g), "")
     models = " / ".join(m for m in (cpu, gpu) if m)
-    return f"{source} — {host}" + (f" ({models})" if models else "")
+    return r["label"].iloc[0] + (f" ({models})" if models else "")
 
 
-def plot_hardware(speed_src: pd.DataFrame, include_ladder: bool, out: Path,
-                  written: list[Path]) -> str | None:
-    s = speed_src
-    if not include_ladder:
-        s = s[~s["backend"].apply(sc.is_ladder)]
-    machines = s[["source", "host"]].drop_duplicates().sort_values(["source", "host"])
-    machines = list(machines.itertuples(index=False, name=None))
+def plot_hardware(speed: pd.DataFrame, traits, out: Path, written: list[Path]) -> str | None:
+    s = speed
+    machines = machines_of(s)
     if len(machines) < 2:
         return "hardware comparison skipped: the CSVs hold only one machine"
     s = s.assign(series=s["backend"] + "|" + s["device"])
-    counts = s.groupby("series")[["source", "host"]].apply(lambda d: len(d.drop_duplicates()))
+    counts = s.groupby("series")["machine"].nunique()
     series = [k for k, v in counts.items() if v >= 2]
     if not series:
         return "hardware comparison skipped: no backend was measured on two machines"
     series.sort(key=lambda k: (sc.DEVICES.index(k.split("|")[1]) if k.split("|")[1] in sc.DEVICES
-                               else 9, sc.backend_sort_key(k.split("|")[0])))
+                               else 9, sc.backend_sort_key(k.split("|")[0], traits)))
     ncol = min(4, len(series))
     nrow = math.ceil(len(series) / ncol)
     top_in = 0.45 + 0.2 * len(machines)  # title and legend above the panels, in inches
@@ -354,11 +378,13 @@ def plot_hardware(speed_src: pd.DataFrame, include_ladder: bool, out: Path,
         b, device = key.split("|")
         rows = s[s["series"] == key]
         for m in machines:
-            r = rows[(rows["source"] == m[0]) & (rows["host"] == m[1])].sort_values("n")
+            r = rows[rows["machine"] == m].sort_values("n")
             if not r.empty:  # earlier machines drawn wider, so that coinciding lines both show
                 ax.plot(r["n"], r["gbps"], color=colors[m], marker=markers[m],
                         markersize=widths[m] + 3, linewidth=widths[m])
-        ax.set_title(sc.series_label(b, device), loc="left", fontsize=9.5)
+        ax.set_title(sc.series_label(b, device) + ("" if device == "cpu" else
+                                                   f" ({sc.timing_short(rows, k=False)})"),
+                     loc="left", fontsize=9.5)
         size_ticks(ax, s["n"], max_ticks=4)  # the same x range in every panel
         gbps_axis(ax, label=False)
         ax.tick_params(labelsize=8)
@@ -367,10 +393,9 @@ def plot_hardware(speed_src: pd.DataFrame, include_ladder: bool, out: Path,
     for ax in axes[:, 0]:
         ax.set_ylabel("GB/s (log)")
     fig.suptitle("Same backend across machines: GB/s (log) against elements and bytes (log₂), "
-                 "one line per CSV file and host", x=0.01, y=1 - 0.1 / height, ha="left",
-                 va="top", fontweight="bold")
+                 "one line per machine", x=0.01, y=1 - 0.1 / height, ha="left", va="top", fontweight="bold")
     handles = [Line2D([], [], color=colors[m], marker=markers[m], linewidth=widths[m],
-                      markersize=widths[m] + 3, label=machine_label(s, *m))
+                      markersize=widths[m] + 3, label=machine_label(s, m))
                for m in machines]
     fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.01, 1 - 0.38 / height),
                frameon=False, ncol=1, borderaxespad=0)
@@ -383,37 +408,44 @@ def plot_hardware(speed_src: pd.DataFrame, include_ladder: bool, out: Path,
 # 4. The CUDA ladder
 
 
-def plot_ladder(speed: pd.DataFrame, out: Path, written: list[Path]) -> str | None:
-    lad = speed[speed["backend"].apply(sc.is_ladder) & (speed["device"] == "cuda")]
+def plot_ladder(speed: pd.DataFrame, speed_all: pd.DataFrame, ladder: str, out: Path,
+                written: list[Path]) -> str | None:
+    """The backends matching the glob `ladder` as bars, in name order, per machine and device,
+    with the ceiling of the same timing (from speed_all, which holds every timing)."""
+    lad = speed[sc.matches(speed["backend"], [ladder]) & (speed["role"] == "reduction")]
     lad = lad[lad["n"].isin(LADDER_SIZES)]
     if lad.empty:
-        return "ladder plot skipped: no cuda/ladder/* rows at 2^20 or 2^30 elements"
-    hosts = sorted(lad["host"].unique())
+        return f"ladder plot skipped: no {ladder} rows at 2^20 or 2^30 elements"
+    panels = [(m, d) for m in machines_of(lad)
+              for d in sorted(set(lad.loc[lad["machine"] == m, "device"]), key=sc.device_rank)]
     sizes = [n for n in LADDER_SIZES if (lad["n"] == n).any()]
-    steps = sorted(lad["backend"].unique(), key=sc.ladder_step)
-    fig, axes = plt.subplots(len(hosts), len(sizes), figsize=(7.2 * len(sizes), 0.42 * len(steps) * len(hosts) + 1.8 * len(hosts)),
+    steps = sorted(lad["backend"].unique())
+    # The steps' names without the folder they all share, e.g. "cuda/ladder/".
+    common = os.path.commonprefix(steps)
+    prefix = common[:common.rfind("/") + 1]
+    fig, axes = plt.subplots(len(panels), len(sizes), figsize=(7.2 * len(sizes), 0.42 * len(steps) * len(panels) + 2.0 * len(panels)),
                              squeeze=False)
-    for row, host in enumerate(hosts):
+    cmap = plt.get_cmap("viridis")
+    for row, (machine, device) in enumerate(panels):
         for col, n in enumerate(sizes):
             ax = axes[row, col]
-            rows = lad[(lad["host"] == host) & (lad["n"] == n)]
-            base = speed[(speed["host"] == host) & (speed["device"] == "cuda") & (speed["n"] == n)
-                         & (speed["backend"] == "cuda/baseline/read")]
+            rows = lad[(lad["machine"] == machine) & (lad["device"] == device) & (lad["n"] == n)]
+            base = speed_all[(speed_all["machine"] == machine) & (speed_all["device"] == device)
+                             & (speed_all["n"] == n) & (speed_all["role"] == "ceiling")
+                             & speed_all["timing"].isin(rows["timing"])]
             present = [b for b in steps if (rows["backend"] == b).any()]
             ys = np.arange(len(present))
             vals = [float(rows.loc[rows["backend"] == b, "gbps"].iloc[0]) for b in present]
-            cmap = plt.get_cmap("viridis")
-            colors = [cmap(0.15 + 0.7 * (sc.ladder_step(b) - 1) / 11) for b in present]
+            colors = [cmap(0.15 + 0.7 * steps.index(b) / max(1, len(steps) - 1)) for b in present]
             ax.barh(ys, vals, color=colors, height=0.72, zorder=2)
-            ax.set_yticks(ys, [b.removeprefix("cuda/ladder/") for b in present])
+            ax.set_yticks(ys, [b.removeprefix(prefix) for b in present])
             ax.invert_yaxis()
-            xmax = max(vals)
+            xmax = max(vals) if vals else 1.0
             handles = []
-            if not base.empty:
-                c = float(base["gbps"].iloc[0])
-                handles.append(ax.axvline(c, label=f"ceiling cuda/baseline/read {c:.0f} GB/s",
-                                          **CEILING_STYLE))
-                xmax = max(xmax, c)
+            for _, c in base.iterrows():
+                handles.append(ax.axvline(c["gbps"], label=f"ceiling {c['backend']} "
+                                          f"{c['gbps']:.0f} GB/s", **CEILING_STYLE))
+                xmax = max(xmax, c["gbps"])
             peak = rows["peak_gbps"].dropna()
             if not peak.empty:
                 p = float(peak.iloc[0])
@@ -433,12 +465,12 @@ def plot_ladder(speed: pd.DataFrame, out: Path, written: list[Path]) -> str | No
             right.grid(False)
             ax.grid(axis="y", visible=False)
             ax.set_xlabel("throughput [GB/s]  (linear)")
-            ax.set_title(f"{host_title(rows, host, 'cuda')}\nn = $2^{{{round(math.log2(n))}}}$ "
-                         f"elements ({sc.fmt_bytes(4 * n)})", loc="left")
+            ax.set_title(f"{machine_title(rows, machine, device)}\nn = $2^{{{round(math.log2(n))}}}$ "
+                         f"elements ({sc.fmt_bytes(4 * n)}), {sc.timing_short(rows)}", loc="left")
             if handles:
                 ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16),
                           frameon=False, ncol=2)
-    fig.suptitle("CUDA reduction ladder: GB/s of each step; ×: speed-up over the step before",
+    fig.suptitle(f"Reduction ladder ({ladder}): GB/s of each step; ×: speed-up over the step before",
                  x=0.01, ha="left", fontweight="bold")
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     save(fig, out, "ladder", written)
@@ -446,32 +478,85 @@ def plot_ladder(speed: pd.DataFrame, out: Path, written: list[Path]) -> str | No
 
 
 # ---------------------------------------------------------------------------------------------
+# 5. GPU time per call: isolated against batched
+
+
+def plot_gpu_timing(speed_all: pd.DataFrame, traits, out: Path, written: list[Path]) -> str | None:
+    """µs per call against n, per machine: the ceiling and the GPU_TIMING_BACKENDS reduction
+    backends with the most rows, each with its isolated (dashed) and batched (solid) curve."""
+    g = speed_all[speed_all["device"] == "cuda"]
+    both = g.groupby(["machine", "backend"])["timing"].transform("nunique") == 2
+    g = g[both]
+    if g.empty:
+        return "gpu_timing plot skipped: no CUDA backend measured with both timings"
+    machines = machines_of(g)
+    fig, axes = plt.subplots(len(machines), 1, figsize=(11, 4.6 * len(machines)), squeeze=False)
+    for ax, machine in zip(axes[:, 0], machines):
+        rows = g[g["machine"] == machine]
+        counts = rows[rows["role"] == "reduction"].groupby("backend")["samples"].sum()
+        ranked = sorted(counts.index, key=lambda b: (-counts[b], sc.backend_sort_key(b, traits)))
+        picked = sorted(rows.loc[rows["role"] == "ceiling", "backend"].unique()) + \
+            ranked[:GPU_TIMING_BACKENDS]
+        handles = []
+        for i, b in enumerate(picked):
+            ceiling = (rows.loc[rows["backend"] == b, "role"] == "ceiling").any()
+            color = "black" if ceiling else plt.get_cmap("tab10")(i % 10)
+            for timing, style in [("batched", "-"), ("isolated", (0, (4, 2)))]:
+                r = rows[(rows["backend"] == b) & (rows["timing"] == timing)].sort_values("n")
+                ax.plot(r["n"], r["time_ns"] / 1000, color=color, linestyle=style,
+                        marker="o", markersize=4.5, linewidth=2.0 if ceiling else 1.4,
+                        markerfacecolor=color if timing == "batched" else "white")
+            handles.append(Line2D([], [], color=color, marker="o", linewidth=1.4,
+                                  label=("ceiling: " if ceiling else "") + b))
+        size_ticks(ax, rows["n"])
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.set_ylabel("µs per call  (log scale)")
+        ax.set_xlabel(SIZE_LABEL)
+        ax.set_title(f"{machine_title(rows, machine, 'cuda')}: time per call, "
+                     f"{sc.timing_short(rows[rows['timing'] == 'batched'])} and isolated",
+                     loc="left")
+        keys = [Line2D([], [], color="gray", linestyle="-", marker="o",
+                       label="batched: K calls back to back per timed region, time / K"),
+                Line2D([], [], color="gray", linestyle=(0, (4, 2)), marker="o",
+                       markerfacecolor="white", label="isolated: one call per timed region")]
+        ax.legend(handles=handles + keys, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  frameon=False, title="backend", alignment="left")
+    fig.suptitle("GPU time per call: isolated (submission latency in every call) against batched",
+                 x=0.01, ha="left", fontweight="bold")
+    fig.tight_layout()
+    save(fig, out, "gpu_timing", written)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
 # Optional: thread scaling
 
 
-def plot_scaling(all_threads: pd.DataFrame, styles, out: Path, written: list[Path]) -> str | None:
+def plot_scaling(all_threads: pd.DataFrame, styles, traits, out: Path,
+                 written: list[Path]) -> str | None:
     s = all_threads[all_threads["device"] == "cpu"]
-    counts = s.groupby(["host", "backend", "n"])["threads"].nunique()
+    counts = s.groupby(["machine", "backend", "n"])["threads"].nunique()
     sweeps = counts[counts >= 2]
     if sweeps.empty:
         return None
-    hosts = sorted({h for h, _, _ in sweeps.index})
-    # Per host, the sizes with a sweep: one panel each (at most the two largest, to stay readable).
+    # Per machine, the sizes with a sweep: one panel each (at most the two largest, to stay readable).
     panels = []
-    for host in hosts:
-        ns = sorted({n for h, _, n in sweeps.index if h == host})[-2:]
-        panels += [(host, n) for n in ns]
+    for machine in machines_of(s):
+        ns = sorted({n for m, _, n in sweeps.index if m == machine})[-2:]
+        panels += [(machine, n) for n in ns]
     ncol = min(2, len(panels))
     nrow = math.ceil(len(panels) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(6.3 * ncol + 2.2, 4.2 * nrow), squeeze=False)
     handles = {}
-    for ax, (host, n) in zip(axes.flat, panels):
-        bs = [b for (h, b, m) in sweeps.index if h == host and m == n]
+    for ax, (machine, n) in zip(axes.flat, panels):
+        bs = [b for (m, b, k) in sweeps.index if m == machine and k == n]
         tmax = 1
-        for b in sc.sort_backends(bs):
-            r = s[(s["host"] == host) & (s["backend"] == b) & (s["n"] == n)].sort_values("threads")
+        for b in sc.sort_backends(bs, traits):
+            r = s[(s["machine"] == machine) & (s["backend"] == b) & (s["n"] == n)].sort_values("threads")
             tmax = max(tmax, int(r["threads"].max()))
-            st = CEILING_STYLE if sc.is_ceiling(b) else dict(markersize=5, linewidth=1.4, **styles[b])
+            ceiling = traits.loc[b, "role"] == "ceiling"
+            st = CEILING_STYLE if ceiling else dict(markersize=5, linewidth=1.4, **styles[b])
             h, = ax.plot(r["threads"], r["gbps"], **st)
             handles[b] = h
         ax.set_xscale("log", base=2)
@@ -480,69 +565,76 @@ def plot_scaling(all_threads: pd.DataFrame, styles, out: Path, written: list[Pat
         ax.xaxis.set_minor_locator(NullLocator())
         gbps_axis(ax)
         ax.set_xlabel("threads (log₂ scale)")
-        ax.set_title(f"{host_title(s, host, 'cpu')}\nn = $2^{{{round(math.log2(n))}}}$ "
+        ax.set_title(f"{machine_title(s, machine, 'cpu')}\nn = $2^{{{round(math.log2(n))}}}$ "
                      f"({sc.fmt_bytes(4 * n)})", loc="left")
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
-    labels = {b: (f"ceiling: {b}" if sc.is_ceiling(b) else b) for b in handles}
+    order = sc.sort_backends(handles, traits)
+    labels = [f"ceiling: {b}" if traits.loc[b, "role"] == "ceiling" else traits_label(b, "cpu", traits)
+              for b in order]
     fig.suptitle("Thread scaling: GB/s against threads, for the sizes measured with several "
                  "thread counts", x=0.01, ha="left", fontweight="bold")
     fig.tight_layout()
-    fig.legend([handles[b] for b in sc.sort_backends(handles)],
-               [labels[b] for b in sc.sort_backends(handles)], loc="upper left",
-               bbox_to_anchor=(1.0, 0.95), frameon=False, title="backend")
+    fig.legend([handles[b] for b in order], labels, loc="upper left",
+               bbox_to_anchor=(1.0, 0.95), frameon=False, title=LEGEND_TITLE)
     save(fig, out, "scaling", written)
     return None
 
 
 # ---------------------------------------------------------------------------------------------
-# 5. Markdown summary
+# 6. Markdown summary
 
 
-def summary_markdown(speed: pd.DataFrame, err: pd.DataFrame, files: list[str],
-                     filters: str) -> str:
-    sp = sc.with_ceiling(speed)
+def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataFrame,
+                     files: list[str], filters: str, timing: str) -> str:
+    sp = sc.with_ceiling(speed, reference=speed_all)
     lines = ["# Accumulate shootout — summary", ""]
     lines.append(f"From: {', '.join(files)}" + (f"  \nFilter: `{filters}`" if filters else ""))
     lines += ["",
-              "Rules: repeated measurements → the newest row; GB/s is the median over the inputs "
-              "and seeds measured, at the largest thread count; the ceiling is the device's "
-              "`baseline/read` at the same host and size (baselines are not contenders). "
+              "Rules: machines are told apart by the `machine` column; repeated measurements → "
+              "the newest row; GB/s is the median over the inputs and seeds measured, at the "
+              f"largest thread count; GPU rows use the {timing} timing where a backend has it "
+              "(CPU rows are isolated); the ceiling is the backend with role `ceiling` at the same "
+              "machine, device, timing and size. Only role `reduction` backends contend. "
               "Most accurate = the smallest worst-case relative error over the input "
               "distributions (NaN inputs left out), among the backends measured on all of them; "
               "ties go to the faster one.", ""]
-    for host in sorted(sp["host"].unique()):
-        for device in [d for d in sc.DEVICES if d in set(sp.loc[sp["host"] == host, "device"])]:
-            rows = sp[(sp["host"] == host) & (sp["device"] == device)]
-            model = host_title(rows, host, device)
-            lines.append(f"## {model} — {device}")
+    for machine in machines_of(sp):
+        devices = sorted(set(sp.loc[sp["machine"] == machine, "device"]), key=sc.device_rank)
+        for device in devices:
+            rows = sp[(sp["machine"] == machine) & (sp["device"] == device)]
+            lines.append(f"## {machine_title(rows, machine, device)} — {device}")
             lines.append("")
-            lines.append("| n | bytes | fastest backend | GB/s | % of ceiling | threads "
+            lines.append(f"Machine `{machine}`; {sc.timing_note(rows)}; {sc.cache_note(rows)}.")
+            lines.append("")
+            lines.append("| n | bytes | fastest backend | GB/s | % of ceiling | threads | timing "
                          "| most accurate | worst rel. error |")
-            lines.append("|---|---|---|---|---|---|---|---|")
+            lines.append("|---|---|---|---|---|---|---|---|---|")
             for n in sorted(rows["n"].unique()):
-                at = rows[(rows["n"] == n) & ~rows["backend"].apply(sc.is_baseline)]
+                at = rows[(rows["n"] == n) & (rows["role"] == "reduction")]
                 if at.empty:
                     continue
                 best = at.sort_values(["gbps", "backend"], ascending=[False, True]).iloc[0]
                 pct = best["pct_ceiling"]
-                pct_text = f"{pct:.0f}%" if math.isfinite(pct) else "— (no baseline/read)"
-                acc, acc_err = most_accurate(err, at.set_index("backend")["gbps"], host, device, n)
+                pct_text = f"{pct:.0f}%" if math.isfinite(pct) else "— (no ceiling)"
+                acc, acc_err = most_accurate(err, at.set_index("backend")["gbps"], machine,
+                                             device, n)
                 lines.append(
                     f"| {sc.fmt_n(n)} | {sc.fmt_bytes(4 * n)} | `{best['backend']}` | "
                     f"{sc.fmt_gbps(best['gbps'])} | {pct_text} | {int(best['threads'])} | "
+                    f"{sc.timing_short(at[at['backend'] == best['backend']])} | "
                     f"{acc} | {acc_err} |")
             lines.append("")
     return "\n".join(lines)
 
 
-def most_accurate(err: pd.DataFrame, gbps: pd.Series, host: str, device: str, n: int):
+def most_accurate(err: pd.DataFrame, gbps: pd.Series, machine: str, device: str, n: int):
     """The backend with the smallest worst-case error over the inputs, as markdown, and that error.
     Only backends measured on as many inputs as the best-covered one compete; ties go to the
     faster one (by `gbps`) and are named."""
     if device == "cuda+h2d":
         device = "cuda"  # the same kernels: their accuracy is in the cuda rows
-    e = err[(err["host"] == host) & (err["device"] == device) & (err["n"] == n)]
+    e = err[(err["machine"] == machine) & (err["device"] == device) & (err["n"] == n)]
     e = e[e["rel_error"].notna()]
     if e.empty:
         return "—", "—"
@@ -572,13 +664,23 @@ def parse_args(argv=None):
                    help="output directory (default: results/plots)")
     p.add_argument("--backend", action="append", metavar="GLOB",
                    help="only backends matching this glob, e.g. 'cpu/avx2/*' (repeatable); "
-                        "baseline/read rows are always kept as the ceiling")
+                        "role=ceiling rows are always kept as the ceiling")
     p.add_argument("--input", action="append", metavar="NAME",
                    help="only this input distribution: ones, uniform, normal, file:NAME (repeatable)")
-    p.add_argument("--host", action="append", metavar="NAME", help="only this host (repeatable)")
+    p.add_argument("--host", action="append", metavar="NAME",
+                   help="only machines with this host name (repeatable)")
+    p.add_argument("--machine", action="append", metavar="ID",
+                   help="only this machine, as in the CSV's machine column (repeatable)")
     p.add_argument("--device", action="append", choices=sc.DEVICES, help="only this device (repeatable)")
     p.add_argument("--threads", type=int, metavar="N",
                    help="use the largest thread count not above N (default: the largest)")
+    p.add_argument("--timing", choices=sc.TIMINGS, default=sc.DEFAULT_TIMING,
+                   help="GPU timing to plot: batched (K calls back to back per timed region, "
+                        "time / K; the default) or isolated (one call per timed region); CPU rows "
+                        "are always isolated")
+    p.add_argument("--ladder", metavar="GLOB", default=DEFAULT_LADDER,
+                   help=f"backends for the ladder plot (default: {DEFAULT_LADDER}); they are left "
+                        "out of the other plots unless --backend names them")
     return p.parse_args(argv)
 
 
@@ -589,20 +691,30 @@ def main(argv=None) -> int:
     raw = sc.read_csvs(args.csv)
     files = sorted(raw["source"].unique())
     df = sc.apply_filters(raw, backend=args.backend, input=args.input, host=args.host,
-                          device=args.device, keep_ceilings=True)
+                          machine=args.machine, device=args.device, keep_ceilings=True)
     if args.threads is not None and not (df["threads"] <= args.threads).any():
         raise sc.InputError(f"no rows match the filter --threads {args.threads} "
                             f"(fewest threads present: {int(df['threads'].min())})")
     filters = sc.describe_filters(backend=args.backend, input=args.input, host=args.host,
-                                  device=args.device)
+                                  machine=args.machine, device=args.device)
     if args.threads is not None:
         filters = (filters + f" --threads {args.threads}").strip()
-    include_ladder = bool(args.backend)  # the ladder has its own plot unless asked for
+    traits = sc.backend_traits(raw)
+    styles = make_styles(traits)
     timed = sc.speed_rows(df, explicit_input=bool(args.input))
-    speed = sc.speed_table(timed, threads=args.threads)
-    speed_src = sc.speed_table(timed, threads=args.threads, by_source=True)
-    err = sc.error_table(df, threads=args.threads)
-    styles = make_styles(raw["backend"].unique())
+    speed_all = sc.speed_table(timed, threads=args.threads)  # both timings
+    speed = sc.select_timing(speed_all, args.timing)
+    err = sc.error_table(sc.select_timing(df, args.timing), threads=args.threads)
+    # The ladder's backends have their own plot unless --backend asks for them.
+    if not args.backend:
+        speed_main = speed[~(sc.matches(speed["backend"], [args.ladder])
+                             & (speed["role"] == "reduction"))]
+        err = err[~sc.matches(err["backend"], [args.ladder])]
+        timed_main = timed[~(sc.matches(timed["backend"], [args.ladder])
+                             & (timed["role"] == "reduction"))]
+        speed_all_main = sc.speed_table(timed_main, threads=args.threads)
+    else:
+        speed_main, speed_all_main = speed, speed_all
 
     out = args.out
     try:
@@ -611,13 +723,19 @@ def main(argv=None) -> int:
         raise sc.InputError(f"{out}: cannot create the output directory: {e.strerror}") from None
     written: list[Path] = []
     notes = []
-    plot_gbps(speed, styles, include_ladder, out, written)
-    plot_error(err, styles, include_ladder, out, written)
-    notes.append(plot_hardware(speed_src, include_ladder, out, written))
-    notes.append(plot_ladder(speed, out, written))
-    notes.append(plot_scaling(sc.speed_table(timed, all_threads=True), styles, out, written))
+    fallbacks = sc.timing_fallbacks(df, args.timing)
+    if fallbacks:
+        other = next(t for t in sc.TIMINGS if t != args.timing)
+        notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
+    plot_gbps(speed_main, styles, traits, out, written)
+    plot_error(err, styles, traits, out, written)
+    notes.append(plot_hardware(speed_main, traits, out, written))
+    notes.append(plot_ladder(speed, speed_all, args.ladder, out, written))
+    notes.append(plot_gpu_timing(speed_all_main, traits, out, written))
+    notes.append(plot_scaling(sc.speed_table(timed, all_threads=True), styles, traits, out, written))
     summary = out / "summary.md"
-    summary.write_text(summary_markdown(speed, err, files, filters) + "\n")
+    summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing)
+                       + "\n")
     written.append(summary)
     # A plot this run did not draw must not survive from an earlier run with other data.
     for name in PLOT_NAMES:

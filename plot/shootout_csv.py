@@ -1,16 +1,23 @@
 """Reading, validating and reducing the benchmark's CSV files; shared by plot.py and compare.py.
 
 Rules (also in plot/README.md):
-  * Repeats: rows for the same (host, backend, device, threads, input, seed, n) from several runs
-    are reduced to the newest one (by timestamp; on equal timestamps the later row wins).
-  * Machines: a host name that appears in several files names several machines; it is shown as
-    "host (file)".
-  * Speed: one GB/s per (host, backend, device, threads, n) is the median over the inputs and seeds
-    measured there (speed does not depend on the values summed; `file:` inputs only when asked
-    for, or when there is nothing else); of the thread counts, the largest one is used (or the
-    largest not above --threads).
-  * Ceiling: the `<cpu|cuda>/baseline/read` speed of the same host, device and n (at its largest
-    thread count); "% of ceiling" is gbps / ceiling.
+  * Machines: rows are keyed by the `machine` column (host name + a fingerprint of the CPU model,
+    machine-id and GPUs), never by the host name: two cloud VMs both called "vm" stay apart, and
+    one machine's rows in several files are one machine. A label is the host name, or the machine
+    value where two machines share a host name.
+  * Repeats: rows for the same (machine, backend, device, timing, threads, input, seed, n) from
+    several runs are reduced to the newest one (by timestamp; on equal timestamps the later row
+    wins).
+  * Timing: CUDA rows come in two timings, `isolated` (one call per timed region) and `batched`
+    (K calls back to back per timed region, time / K). One timing is used per (machine, backend,
+    device): the chosen one (default batched) where that series has it, else the one it has (CPU
+    rows are always isolated).
+  * Speed: one GB/s per (machine, backend, device, timing, threads, n) is the median over the
+    inputs and seeds measured there (`file:` inputs only when asked for, or when there is nothing
+    else); of the thread counts, the largest one is used (or the largest not above --threads).
+  * Ceiling: the speed of the backend whose `role` is `ceiling`, at the same machine, device,
+    timing and n (at its largest thread count); "% of ceiling" is gbps / ceiling. Properties come
+    from the trait columns (accumulator, order, reproducibility, role), never from a backend's name.
 """
 
 from __future__ import annotations
@@ -18,39 +25,41 @@ from __future__ import annotations
 import fnmatch
 import glob
 import math
-import re
 import sys
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import pandas as pd
 
-COLUMNS = [
+# The columns of the first harness, in order; harness v2 appends V2_COLUMNS. Later versions may
+# append more: they are read and ignored.
+V1_COLUMNS = [
     "timestamp", "host", "cpu", "gpu", "compiler", "build", "backend", "device", "threads", "input",
     "seed", "n", "bytes", "gbps", "time_ns_median", "time_ns_min", "iterations", "result", "exact",
     "rel_error", "peak_gbps",
 ]
+V2_COLUMNS = ["machine", "timing", "batch", "cache", "accumulator", "order", "reproducibility",
+              "role"]
+COLUMNS = V1_COLUMNS + V2_COLUMNS
 # Numeric columns that every row must have; the others may be empty or `nan`.
-REQUIRED_NUMBERS = ["threads", "n", "gbps"]
+REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch"]
 OPTIONAL_NUMBERS = ["seed", "bytes", "time_ns_median", "time_ns_min", "iterations", "result",
                     "exact", "rel_error", "peak_gbps"]
+TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
+                "timing", "cache", "accumulator", "order", "reproducibility", "role"]
+NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
+# The values of the columns the rules depend on; a row with another value is rejected.
+TIMINGS = ["isolated", "batched"]
+ROLES = ["reduction", "ceiling", "reference_copy"]
+DEFAULT_TIMING = "batched"
+# The vocabulary of the trait columns, in the order legends and tables list it (unknown values
+# follow).
+ACCUMULATORS = ["f32", "compensated_f32", "f64", "exact", "none"]
+ORDERS = ["sequential", "lanes", "pairwise", "thread_chunks", "tree", "unordered"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_GLOB = "results/*.csv"
-
-# Known backends in the order the plots and tables list them; unknown ones follow, by name.
-KNOWN_ORDER = [
-    "cpu/serial/accumulate-f32", "cpu/serial/accumulate-f64", "cpu/serial/kahan",
-    "cpu/serial/neumaier", "cpu/serial/pairwise", "cpu/serial/unrolled",
-    "cpu/avx2/f32", "cpu/avx2/kahan", "cpu/avx2/f64",
-    "cpu/avx512/f32", "cpu/avx512/kahan", "cpu/avx512/f64",
-    "cpu/openmp/reduction", "cpu/openmp/simd", "cpu/stl/par", "cpu/stl/par_unseq",
-    "cpu/tbb/reduce", "cpu/tbb/deterministic", "cpu/pool/simd", "cpu/threads/simd",
-    "cpu/baseline/read",
-    "cuda/shuffle", "cuda/shuffle-f64", "cuda/shuffle-kahan", "cuda/thrust", "cuda/cub",
-    "cuda/atomic/grid", "cuda/baseline/read", "cuda/baseline/copy",
-]
 
 
 class InputError(Exception):
@@ -92,8 +101,14 @@ def expand_paths(paths: Sequence[str]) -> list[Path]:
     return out
 
 
+def first_line(mask: pd.Series) -> int:
+    """The 0-based row index of the first True in mask."""
+    return int(mask.to_numpy().nonzero()[0][0])
+
+
 def read_csv(path: Path) -> pd.DataFrame:
-    """One validated CSV file, with numeric columns converted and a `source` column (file name)."""
+    """One validated CSV file: the known columns (extra trailing ones are dropped), numeric ones
+    converted, plus `source` (the file name) and `line`."""
     name = str(path)
     try:
         if path.stat().st_size == 0:
@@ -112,37 +127,54 @@ def read_csv(path: Path) -> pd.DataFrame:
 
     df.columns = [c.strip() for c in df.columns]
     missing = [c for c in COLUMNS if c not in df.columns]
+    if missing and all(c in V2_COLUMNS for c in missing):
+        raise InputError(f"{name}: missing column(s) {', '.join(missing)}: written by an older "
+                         "accumulate_bench (before harness v2); re-run it")
     if missing:
         raise InputError(f"{name}: missing column(s): {', '.join(missing)} "
                          f"(expected header: {','.join(COLUMNS)})")
     if df.empty:
         raise InputError(f"{name}: empty file: a header but no data rows")
+    df = df[COLUMNS].copy()  # later versions' extra columns are not used
 
-    for col in ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input"]:
+    for col in TEXT_COLUMNS:
         df[col] = df[col].str.strip()
+    # A row of the first harness appended to a v2 file has fields only up to peak_gbps.
+    old = (df[V2_COLUMNS] == "").all(axis=1)
+    if old.any():
+        i = first_line(old)
+        raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(V2_COLUMNS)}: "
+                         "a row written by an older accumulate_bench (before harness v2); re-run it")
     for col in REQUIRED_NUMBERS + OPTIONAL_NUMBERS:
         text = df[col].str.strip()
         df[col] = pd.to_numeric(text, errors="coerce")
         if col in REQUIRED_NUMBERS:
             bad = df[col].isna()
             if bad.any():
-                i = int(bad.to_numpy().nonzero()[0][0])
+                i = first_line(bad)
                 raise InputError(f"{name} line {i + 2}: column {col} is not a number: "
                                  f"{text.iloc[i]!r}")
-    for col in ["backend", "device"]:
+    for col in NONEMPTY:
         empty = df[col] == ""
         if empty.any():
-            i = int(empty.to_numpy().nonzero()[0][0])
+            i = first_line(empty)
             raise InputError(f"{name} line {i + 2}: column {col} is empty")
+    for col, allowed in [("timing", TIMINGS), ("role", ROLES)]:
+        bad = ~df[col].isin(allowed)
+        if bad.any():
+            i = first_line(bad)
+            raise InputError(f"{name} line {i + 2}: column {col} is {df[col].iloc[i]!r} "
+                             f"(expected one of: {', '.join(allowed)})")
 
     stamps = pd.to_datetime(df["timestamp"].str.strip(), utc=True, errors="coerce",
                             format="ISO8601")
     if stamps.isna().any():
-        i = int(stamps.isna().to_numpy().nonzero()[0][0])
+        i = first_line(stamps.isna())
         raise InputError(f"{name} line {i + 2}: column timestamp is not an ISO-8601 time: "
                          f"{df['timestamp'].iloc[i]!r}")
     df["timestamp"] = stamps
     df["threads"] = df["threads"].astype(int)
+    df["batch"] = df["batch"].astype(int)
     df["n"] = df["n"].astype("int64")
     df["seed"] = df["seed"].fillna(0).astype("int64")
     df["host"] = df["host"].replace("", "unknown-host")
@@ -151,38 +183,26 @@ def read_csv(path: Path) -> pd.DataFrame:
     return df
 
 
+def machine_labels(df: pd.DataFrame) -> pd.Series:
+    """Per row, its machine's label: the host name, or the machine value where two machines
+    share that host name."""
+    host = df.groupby("machine")["host"].last()
+    shared = host.map(host.value_counts()) > 1
+    label = host.where(~shared, host.index.to_series())
+    return df["machine"].map(label)
+
+
 def read_csvs(paths: Sequence[str]) -> pd.DataFrame:
     files = expand_paths(paths)
     frames = [read_csv(p) for p in files]
     df = pd.concat(frames, ignore_index=True)
-    # Host names do not tell machines apart (cloud VMs are often all "vm"): a host name found in
-    # several files is qualified by its file, so two machines' rows are never merged.
-    files_per_host = df.groupby("host")["source"].nunique()
-    shared = df["host"].isin(files_per_host[files_per_host > 1].index)
-    df.loc[shared, "host"] = df.loc[shared, "host"] + " (" + df.loc[shared, "source"].str.removesuffix(".csv") + ")"
-    df["order"] = range(len(df))  # file order, then line order: breaks timestamp ties
+    df["label"] = machine_labels(df)
+    df["seq"] = range(len(df))  # file order, then line order: breaks timestamp ties
     return df
 
 
 # ---------------------------------------------------------------------------------------------
 # Filtering
-
-
-def is_baseline(backend: str) -> bool:
-    return "/baseline/" in backend
-
-
-def is_ceiling(backend: str) -> bool:
-    return backend.endswith("/baseline/read")
-
-
-def ladder_step(backend: str) -> int | None:
-    m = re.match(r"cuda/ladder/(\d+)", backend)
-    return int(m.group(1)) if m else None
-
-
-def is_ladder(backend: str) -> bool:
-    return ladder_step(backend) is not None
 
 
 def describe_filters(**filters: Iterable[str] | None) -> str:
@@ -195,54 +215,78 @@ def describe_filters(**filters: Iterable[str] | None) -> str:
 
 def apply_filters(df: pd.DataFrame, backend: Sequence[str] | None = None,
                   input: Sequence[str] | None = None, host: Sequence[str] | None = None,
-                  device: Sequence[str] | None = None, keep_ceilings: bool = False) -> pd.DataFrame:
+                  machine: Sequence[str] | None = None, device: Sequence[str] | None = None,
+                  keep_ceilings: bool = False) -> pd.DataFrame:
     """Rows matching every given filter (each a list of alternatives; backend ones are globs).
 
-    keep_ceilings: keep baseline/read rows whatever --backend says (they are the reference lines).
+    keep_ceilings: keep role=ceiling rows whatever --backend says (they are the reference lines).
     Raises InputError naming the filters when nothing matches."""
+    filters = dict(backend=backend, input=input, host=host, machine=machine, device=device)
     mask = pd.Series(True, index=df.index)
     if host:
         mask &= df["host"].isin(host)
+    if machine:
+        mask &= df["machine"].isin(machine)
     if device:
         mask &= df["device"].isin(device)
     if input:
         mask &= df["input"].isin(input)
     if backend:
-        names = df["backend"]
-        hit = names.apply(lambda b: any(fnmatch.fnmatchcase(b, g) for g in backend))
+        hit = matches(df["backend"], backend)
         if not (mask & hit).any():
-            raise no_match(df, backend=backend, input=input, host=host, device=device)
+            raise no_match(df, **filters)
         if keep_ceilings:
-            hit |= names.apply(is_ceiling)
+            hit |= df["role"] == "ceiling"
         mask &= hit
     out = df[mask]
     if out.empty:
-        raise no_match(df, backend=backend, input=input, host=host, device=device)
+        raise no_match(df, **filters)
     return out
+
+
+def matches(backends: pd.Series, globs: Sequence[str]) -> pd.Series:
+    """Whether each backend name matches one of the globs (a selection, not a property)."""
+    return pd.Series([any(fnmatch.fnmatchcase(b, g) for g in globs) for b in backends],
+                     index=backends.index, dtype=bool)
 
 
 def no_match(df: pd.DataFrame, **filters) -> InputError:
     what = describe_filters(**filters)
     hints = []
-    for key, col in [("host", "host"), ("input", "input"), ("device", "device")]:
+    for key in ["host", "machine", "input", "device"]:
         if filters.get(key):
-            values = sorted(set(df[col]))
-            hints.append(f"{col}s present: {', '.join(values[:12])}{' ...' if len(values) > 12 else ''}")
+            values = sorted(set(df[key]))
+            hints.append(f"{key}s present: {', '.join(values[:12])}{' ...' if len(values) > 12 else ''}")
     hint = f" ({'; '.join(hints)})" if hints else ""
     return InputError(f"no rows match the filter {what}{hint}")
+
+
+def select_timing(df: pd.DataFrame, timing: str = DEFAULT_TIMING) -> pd.DataFrame:
+    """Per (machine, backend, device): the rows of `timing` where that series has them, else the
+    rows it has (CPU rows are always isolated). Works on raw rows and on speed tables."""
+    chosen = df["timing"] == timing
+    has = chosen.groupby([df["machine"], df["backend"], df["device"]]).transform("any")
+    return df[chosen | ~has]
+
+
+def timing_fallbacks(df: pd.DataFrame, timing: str) -> list[str]:
+    """The non-CPU series without rows of `timing` (select_timing keeps their other timing)."""
+    gpu = df[df["device"] != "cpu"]
+    has = gpu.groupby(["label", "backend", "device"])["timing"].apply(lambda s: (s == timing).any())
+    return [f"{m} {series_label(b, d)}" for (m, b, d), ok in has.items() if not ok]
 
 
 # ---------------------------------------------------------------------------------------------
 # Reducing to one number per point
 
-POINT_KEY = ["host", "backend", "device", "threads", "input", "seed", "n"]
+POINT_KEY = ["machine", "backend", "device", "timing", "threads", "input", "seed", "n"]
+SERIES = ["machine", "backend", "device", "timing"]
 
 
-def newest(df: pd.DataFrame, by_source: bool = False) -> pd.DataFrame:
+def newest(df: pd.DataFrame) -> pd.DataFrame:
     """One row per measurement key: the newest by timestamp (later row on equal timestamps)."""
-    key = (["source"] if by_source else []) + POINT_KEY
-    ordered = df.sort_values(["timestamp", "order"], kind="stable")
-    return ordered.drop_duplicates(key, keep="last")
+    ordered = df.sort_values(["timestamp", "seq"], kind="stable")
+    return ordered.drop_duplicates(POINT_KEY, keep="last")
 
 
 def pick_threads(df: pd.DataFrame, group: list[str], threads: int | None) -> pd.DataFrame:
@@ -265,76 +309,139 @@ def speed_rows(df: pd.DataFrame, explicit_input: bool = False) -> pd.DataFrame:
     return generated if not generated.empty else df
 
 
-def speed_table(df: pd.DataFrame, threads: int | None = None, by_source: bool = False,
+def speed_table(df: pd.DataFrame, threads: int | None = None,
                 all_threads: bool = False) -> pd.DataFrame:
-    """One GB/s per (host, backend, device, n) [and source], see the module docstring."""
-    rows = newest(df, by_source)
-    key = (["source"] if by_source else []) + ["host", "backend", "device", "threads", "n"]
+    """One GB/s (and time per call) per (machine, backend, device, timing, n), see the module
+    docstring. Keeps both timings: select_timing() picks one."""
+    rows = newest(df)
+    key = SERIES + ["threads", "n"]
     agg = rows.groupby(key, sort=False).agg(
-        gbps=("gbps", "median"), peak_gbps=("peak_gbps", "max"), cpu=("cpu", "last"),
-        gpu=("gpu", "last"), samples=("gbps", "size")).reset_index()
+        gbps=("gbps", "median"), time_ns=("time_ns_median", "median"),
+        peak_gbps=("peak_gbps", "max"), batch=("batch", "max"), host=("host", "last"),
+        label=("label", "last"), cpu=("cpu", "last"), gpu=("gpu", "last"), cache=("cache", "last"),
+        role=("role", "last"), accumulator=("accumulator", "last"), order=("order", "last"),
+        samples=("gbps", "size")).reset_index()
     if not all_threads:
         agg = pick_threads(agg, [k for k in key if k != "threads"], threads)
     return agg.reset_index(drop=True)
 
 
-def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
-    """One relative error per (host, backend, device, input, n): the median over seeds of the
-    newest rows at the largest thread count. NaN (input held NaN/Inf) stays NaN.
+ERROR_KEY = ["machine", "backend", "device", "input", "n"]
 
-    Baselines (they do not sum) and `cuda+h2d` rows (the same kernels as `cuda`) are left out."""
+
+def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
+    """One relative error per (machine, backend, device, input, n): the median over seeds (and
+    timings, unless select_timing() picked one) of the newest rows at the largest thread count.
+    NaN (input held NaN/Inf) stays NaN.
+
+    Only role=reduction rows (ceilings and reference copies are not judged on their sums), and no
+    `cuda+h2d` rows (the same kernels as `cuda`)."""
     rows = newest(df)
-    rows = rows[~rows["backend"].apply(is_baseline) & (rows["device"] != "cuda+h2d")]
-    rows = pick_threads(rows, ["host", "backend", "device", "input", "n"], threads)
+    rows = rows[(rows["role"] == "reduction") & (rows["device"] != "cuda+h2d")]
+    rows = pick_threads(rows, ERROR_KEY, threads)
     if rows.empty:
         return rows.assign(rel_error=[])
-    agg = rows.groupby(["host", "backend", "device", "input", "n"], sort=False).agg(
+    agg = rows.groupby(ERROR_KEY, sort=False).agg(
         rel_error=("rel_error", lambda s: s.median() if s.notna().any() else math.nan),
-        threads=("threads", "max")).reset_index()
+        threads=("threads", "max"), label=("label", "last")).reset_index()
     return agg
 
 
+CEILING_KEY = ["machine", "device", "timing", "n"]
+
+
 def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
-    """The baseline/read GB/s per (host, device, n) [and source]: the ceiling."""
-    keys = [k for k in ["source", "host", "device", "n"] if k in speed.columns]
-    base = speed[speed["backend"].apply(is_ceiling)]
-    return base.groupby(keys, sort=False)["gbps"].max().rename("ceiling").reset_index()
+    """The role=ceiling GB/s per (machine, device, timing, n)."""
+    base = speed[speed["role"] == "ceiling"]
+    return base.groupby(CEILING_KEY, sort=False)["gbps"].max().rename("ceiling").reset_index()
 
 
-def with_ceiling(speed: pd.DataFrame) -> pd.DataFrame:
-    keys = [k for k in ["source", "host", "device", "n"] if k in speed.columns]
-    out = speed.merge(ceilings(speed), on=keys, how="left")
+def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> pd.DataFrame:
+    """speed with `ceiling` and `pct_ceiling`; the ceilings come from `reference` (default: speed
+    itself), a speed table that may hold timings that speed's selection left out."""
+    out = speed.merge(ceilings(speed if reference is None else reference), on=CEILING_KEY,
+                      how="left")
     out["pct_ceiling"] = 100.0 * out["gbps"] / out["ceiling"]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Traits: what the rows say about each backend
+
+
+def backend_traits(df: pd.DataFrame) -> pd.DataFrame:
+    """Per backend (index): role, accumulator, order (the last row's) and `device_rank` (its first
+    device in DEVICES order), from any table with those columns."""
+    t = df.assign(device_rank=df["device"].map(device_rank))
+    return t.groupby("backend").agg(role=("role", "last"), accumulator=("accumulator", "last"),
+                                    order=("order", "last"), device_rank=("device_rank", "min"))
+
+
+def rank(value: str, vocabulary: list[str]) -> int:
+    return vocabulary.index(value) if value in vocabulary else len(vocabulary)
+
+
+def backend_sort_key(backend: str, traits: pd.DataFrame):
+    """Device, then role (reductions first), accumulator, order, name."""
+    if backend not in traits.index:
+        return (9, 9, 9, 9, backend)
+    t = traits.loc[backend]
+    return (t["device_rank"], rank(t["role"], ROLES), rank(t["accumulator"], ACCUMULATORS),
+            rank(t["order"], ORDERS), backend)
+
+
+def sort_backends(backends: Iterable[str], traits: pd.DataFrame) -> list[str]:
+    return sorted(set(backends), key=lambda b: backend_sort_key(b, traits))
 
 
 # ---------------------------------------------------------------------------------------------
 # Names and formatting
 
 
-def family(backend: str) -> str:
-    """cpu/avx2/kahan -> 'cpu/avx2'; cuda/shuffle-f64 -> 'cuda/shuffle'; ladder -> 'cuda/ladder'."""
-    parts = backend.split("/")
-    if len(parts) < 2:
-        return backend
-    return f"{parts[0]}/{parts[1].split('-')[0]}"
-
-
-def backend_sort_key(backend: str):
-    step = ladder_step(backend)
-    if step is not None:
-        return (1, KNOWN_ORDER.index("cuda/baseline/copy") + 1, step, backend)
-    if backend in KNOWN_ORDER:
-        return (0 if backend.startswith("cpu/") else 1, KNOWN_ORDER.index(backend), 0, backend)
-    return (0 if backend.startswith("cpu/") else 1, len(KNOWN_ORDER), 0, backend)
-
-
-def sort_backends(backends: Iterable[str]) -> list[str]:
-    return sorted(set(backends), key=backend_sort_key)
-
-
 def series_label(backend: str, device: str) -> str:
     return f"{backend} (+h2d)" if device == "cuda+h2d" else backend
+
+
+def device_rank(device: str) -> int:
+    return DEVICES.index(device) if device in DEVICES else len(DEVICES)
+
+
+def k_range(rows: pd.DataFrame) -> str:
+    """'K = 64' or 'K = 2–1000': the batch sizes of the batched rows."""
+    batch = rows.loc[rows["timing"] == "batched", "batch"]
+    lo, hi = int(batch.min()), int(batch.max())
+    return f"K = {lo}" if lo == hi else f"K = {lo}–{hi}"
+
+
+def timing_short(rows: pd.DataFrame, k: bool = True) -> str:
+    """'batched (K = 64)', 'isolated', or 'batched, isolated' for rows of both."""
+    parts = []
+    if (rows["timing"] == "batched").any():
+        parts.append("batched" + (f" ({k_range(rows)})" if k else ""))
+    if (rows["timing"] == "isolated").any():
+        parts.append("isolated")
+    return ", ".join(parts)
+
+
+def timing_note(rows: pd.DataFrame) -> str:
+    """What the timing of these rows means, e.g. 'batched (K calls back to back per timed region,
+    time / K; K = 2–1000)'."""
+    timings = set(rows["timing"])
+    if timings == {"isolated"}:
+        return "isolated (one call per timed region)"
+    note = f"batched (K calls back to back per timed region, time / K; {k_range(rows)})"
+    if "isolated" in timings:
+        note += "; series marked (isolated): one call per region"
+    return note
+
+
+CACHE_NOTES = {"warm": "warm cache (the same input every call)",
+               "cold": "cold cache (inputs rotated past 4× the cache)"}
+
+
+def cache_note(rows: pd.DataFrame) -> str:
+    values = sorted(v for v in set(rows["cache"]) if v)
+    return "; ".join(CACHE_NOTES.get(v, f"cache: {v}") for v in values)
 
 
 def fmt_bytes(nbytes: float) -> str:
@@ -371,10 +478,6 @@ def fmt_error(v: float) -> str:
     if v == 0:
         return "0 (exact)"
     return f"{v:.2e}"
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 
 
 def default_out_dir() -> Path:

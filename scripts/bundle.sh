@@ -17,6 +17,8 @@ system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|lib
 programs=("$build/accumulate_bench")
 while IFS= read -r test; do programs+=("$test"); done < <(
     find "$build/tests" -maxdepth 1 -type f -perm -u+x \( -name '*_test' -o -name '*_tests' \) | sort)
+# The single-pass policy sweep, where the build has CUDA.
+[[ -x $build/tools/single_pass_sweep ]] && programs+=("$build/tools/single_pass_sweep")
 for p in "${programs[@]}"; do
     [[ -x $p ]] || { echo "bundle.sh: $p is missing: build first (cmake --build $build)" >&2; exit 1; }
 done

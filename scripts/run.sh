@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The main job: build, run accumulate_bench --backend=all over the default sweep, appending to
-# results/<host>.csv, then redraw results/plots/. Extra arguments go to accumulate_bench.
+# results/<machine>.csv (accumulate_bench --machine: host name and hardware fingerprint, so two VMs
+# named alike never share a file), then redraw results/plots/. Extra arguments go to accumulate_bench.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
 build_release
-csv="results/$(hostname).csv"
+csv="results/$(build/release/accumulate_bench --machine).csv"
 echo "[run] build/release/accumulate_bench --backend=all --csv=$csv $*" >&2
 status=0
 build/release/accumulate_bench --backend=all --csv="$csv" "$@" || status=$?

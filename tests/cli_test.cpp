@@ -84,8 +84,14 @@ TEST(CommandLine, EveryOption) {
     EXPECT_EQ(o.csv_path, "a.csv");
     EXPECT_EQ(o.json_path, "a.json");
     EXPECT_EQ(o.benchmark_flags, std::vector<std::string>{"--benchmark_repetitions=3"});
+    EXPECT_TRUE(parse({"--machine"}).machine);
     EXPECT_EQ(parse({"--input=file:/tmp/x.npy"}).input.label(), "file:x.npy");
     EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).sizes.empty());
+}
+
+TEST(CommandLine, RepeatedThreadCountsRunOnce) {
+    EXPECT_EQ(parse({"--threads=2,2"}).threads, std::vector<int>{2});
+    EXPECT_EQ(parse({"--threads=4,1,4,2,1"}).threads, (std::vector<int>{4, 1, 2}));
 }
 
 TEST(CommandLine, BadInputsSayWhatIsWrong) {
@@ -97,8 +103,23 @@ TEST(CommandLine, BadInputsSayWhatIsWrong) {
     expect_command_line_error({"--threads=2,x"}, "'x' is not a whole number");
     expect_command_line_error({"--csv"}, "--csv needs a value");
     expect_command_line_error({"--list=yes"}, "--list takes no value");
+    expect_command_line_error({"--machine=vm"}, "--machine takes no value");
     expect_command_line_error({"--sizes=2^y"}, "'2^y' is not a power of two");
     expect_command_line_error({"--input=file:a.f32", "--sizes=2^10"}, "the file's length is the size");
+}
+
+TEST(CommandLine, BenchmarkFlagsThatLoseOutputOrMeasureNothingAreRefused) {
+    expect_command_line_error({"--benchmark_out=all.json"}, "--benchmark_out is not supported");
+    expect_command_line_error({"--benchmark_out=all.json"}, "--json=PATH or --csv=PATH");
+    expect_command_line_error({"--benchmark_out_format=csv"}, "--benchmark_out_format is not supported");
+    expect_command_line_error({"--benchmark_repetitions=0"}, "--benchmark_repetitions: '0' would measure nothing");
+    expect_command_line_error({"--benchmark_repetitions=-1"}, "'-1' is not a whole number");
+    expect_command_line_error({"--benchmark_repetitions=two"}, "'two' is not a whole number");
+    for (const std::string bad : {"0", "-0.5", "0s", "abc", "nan", "inf", "", "0.5x", "0x", "s"})
+        expect_command_line_error({"--benchmark_min_time=" + bad}, "--benchmark_min_time: '" + bad + "' is not a positive time");
+    const Options o = parse({"--benchmark_repetitions=1", "--benchmark_min_time=0.01", "--benchmark_min_time=0.5s",
+                             "--benchmark_min_time=100x", "--benchmark_filter=cpu"});
+    EXPECT_EQ(o.benchmark_flags.size(), 5u);
 }
 
 TEST(SelectBackends, GroupsNamesAndGlobs) {

@@ -108,5 +108,14 @@ TEST(RelativeError, IsNanWhenTheInputHoldsNanOrInf) {
     EXPECT_TRUE(std::isnan(relative_error(inf, exact_sum(std::vector<float>{inf}))));
 }
 
+TEST(RelativeError, IsInfiniteWhenAFiniteInputGivesANonFiniteResult) {
+    const float big = std::numeric_limits<float>::max();
+    const ExactAccumulator finite = exact_sum(std::vector<float>{big, big});  // a float total overflows here
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(relative_error(inf, finite), inf);
+    EXPECT_EQ(relative_error(-inf, finite), inf);
+    EXPECT_EQ(relative_error(std::nan(""), finite), inf);
+}
+
 }  // namespace
 }  // namespace shootout

@@ -1,6 +1,9 @@
 #include "inputs.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -8,6 +11,8 @@
 #include <fstream>
 #include <numeric>
 #include <string>
+
+#include "system_info.hpp"
 
 namespace shootout {
 namespace {
@@ -65,8 +70,8 @@ protected:
     static std::string floats(std::initializer_list<float> values) {
         return {reinterpret_cast<const char*>(values.begin()), values.size() * sizeof(float)};
     }
-    static std::string npy(const std::string& descr, const std::string& data) {
-        std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (3,), }";
+    static std::string npy(const std::string& descr, const std::string& data, const std::string& shape = "(3,)") {
+        std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
         header.resize(((10 + header.size() + 1 + 63) / 64) * 64 - 10 - 1, ' ');
         header += '\n';
         return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size() & 0xff) +
@@ -101,6 +106,75 @@ TEST_F(InputFiles, BadFilesAreNamedWithWhatIsWrong) {
     expect_error(write("odd.f32", "abcdef"), "6 data bytes is not a whole number of float32 values");
     expect_error(write("f64.npy", npy("<f8", std::string(24, '\0'))), "holds dtype '<f8'");
     expect_error(write("fake.npy", "not numpy at all"), "not a .npy file");
+    expect_error(write("FAKE.NPY", floats({1.0f, 2.0f})), "is named .npy but is not a .npy file");
+}
+
+std::vector<float> read_values(const std::string& path) {
+    const auto values = read_float_file(path);
+    return {values.span().begin(), values.span().end()};
+}
+
+TEST_F(InputFiles, NpyIsRecognisedByItsMagicWhateverItsName) {
+    const std::string data = npy("<f4", floats({1.0f, 2.0f, 4.0f}));
+    for (const std::string name : {"data.bin", "DATA.NPY", "no_extension"})
+        EXPECT_EQ(read_values(write(name, data)), (std::vector<float>{1.0f, 2.0f, 4.0f})) << name;
+}
+
+TEST_F(InputFiles, NpyShapeMustMatchItsData) {
+    expect_error(write("short.npy", npy("<f4", floats({1.0f, 2.0f}))), "shape (3,) holds 3 values but its data holds 2");
+    expect_error(write("long.npy", npy("<f4", floats({1.0f, 2.0f, 4.0f, 8.0f}))), "shape (3,) holds 3 values but its data holds 4");
+    expect_error(write("matrix.npy", npy("<f4", floats({1.0f, 2.0f, 4.0f}), "(2, 2)")), "shape (2, 2) holds 4 values but its data holds 3");
+    expect_error(write("bad_shape.npy", npy("<f4", floats({1.0f}), "(x,)")), "shape (x,) is not a tuple of sizes");
+    EXPECT_EQ(read_values(write("matrix_ok.npy", npy("<f4", floats({1, 2, 3, 4, 5, 6}), "(2, 3)"))).size(), 6u);
+    EXPECT_EQ(read_values(write("scalar.npy", npy("<f4", floats({7.0f}), "()"))), std::vector<float>{7.0f});
+}
+
+TEST_F(InputFiles, OnlyRegularFilesAreRead) {
+    const std::string fifo = (dir / "fifo").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    expect_error(fifo, "is a FIFO, not a regular file");  // opening it would wait for a writer for ever
+    expect_error("/dev/zero", "is a character device, not a regular file");
+}
+
+TEST_F(InputFiles, AFileLargerThanMemoryIsSkippedWithTheSizeMessage) {
+    const std::string path = write("huge.f32", "");
+    std::filesystem::resize_file(path, std::uint64_t{1} << 42);  // sparse: takes no disk
+    if (available_memory_bytes() >= (std::uint64_t{1} << 42)) GTEST_SKIP() << "this machine has 4 TiB free";
+    try {
+        read_float_file(path);
+        ADD_FAILURE() << "a 4 TiB file was read";
+    } catch (const InputTooLarge& e) {
+        EXPECT_NE(std::string(e.what()).find("skipping input file '" + path + "': it needs 4096.0 GiB of host memory and "),
+                  std::string::npos) << e.what();
+    }
+}
+
+// The memory estimate can be too high (an address-space or cgroup limit it does not see): a failed
+// allocation gets the same message, not a bare std::bad_alloc.
+TEST_F(InputFiles, AFailedAllocationIsSkippedWithTheSizeMessage) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer aborts on a failed allocation instead of returning null";
+#else
+    const std::string path = write("large.f32", "");
+    std::filesystem::resize_file(path, 512u << 20);
+    rlimit original{};
+    ASSERT_EQ(::getrlimit(RLIMIT_AS, &original), 0);
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    rlimit tight = original;
+    tight.rlim_cur = static_cast<rlim_t>(pages) * ::sysconf(_SC_PAGESIZE) + (64u << 20);  // room for 64 MiB more
+    ASSERT_EQ(::setrlimit(RLIMIT_AS, &tight), 0);
+    std::string message;
+    try {
+        read_float_file(path);
+    } catch (const InputTooLarge& e) {
+        message = e.what();
+    } catch (const std::bad_alloc&) {
+        message = "std::bad_alloc";
+    }
+    ::setrlimit(RLIMIT_AS, &original);
+    EXPECT_NE(message.find("skipping input file '" + path + "': it needs 0.5 GiB of host memory"), std::string::npos) << message;
+#endif
 }
 
 }  // namespace

@@ -1,12 +1,20 @@
 #include "reporters.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <bit>
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <thread>
 
 namespace shootout {
 namespace {
@@ -16,13 +24,84 @@ Measurement sample() {
             .compiler = "GNU 12.2.0", .build = "Release", .backend = "cpu/serial/kahan", .device = "cpu",
             .threads = 1, .input = "uniform", .seed = 42, .n = 1 << 20, .bytes = 4 << 20,
             .gbps = 12.345678, .time_ns_median = 339.75, .time_ns_min = 300.25, .iterations = 1234,
-            .result = 0.1 + 0.2, .exact = 1.0 / 3.0, .rel_error = 1.1102230246251565e-16, .peak_gbps = 0};
+            .result = 0.1 + 0.2, .exact = 1.0 / 3.0, .rel_error = 1.1102230246251565e-16, .peak_gbps = 0,
+            .machine = "node1-3f2a91c0", .timing = "isolated", .batch = 1, .cache = "warm",
+            .accumulator = "compensated_f32", .order = "sequential", .reproducibility = "any_thread_count",
+            .role = "reduction", .reproducible = "yes"};
 }
+
+std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::vector<std::string> read_lines(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+// A fresh directory per test, removed after it.
+class Files : public ::testing::Test {
+protected:
+    std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                ("shootout_reporters_" + std::to_string(::getpid()) + "_" +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    void SetUp() override {
+        std::filesystem::remove_all(dir);
+        std::filesystem::create_directories(dir);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+    std::string path(const std::string& name) const { return (dir / name).string(); }
+    std::string write(const std::string& name, const std::string& text) const {
+        std::ofstream(dir / name, std::ios::binary) << text;
+        return path(name);
+    }
+    std::vector<std::string> names_in_dir() const {
+        std::vector<std::string> names;
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+};
+
+template <class Reporter>
+void expect_usage_error(const std::string& path, const std::string& needle) {
+    try {
+        Reporter reporter(path);
+        ADD_FAILURE() << "accepted " << path;
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+}
+
+// Lowers the file size limit, so that writes fail as on a full disk, for as long as it lives.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        ::getrlimit(RLIMIT_FSIZE, &original_);
+        previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // else the write kills the process
+        rlimit tight = original_;
+        tight.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &tight);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &original_);
+        std::signal(SIGXFSZ, previous_handler_);
+    }
+
+private:
+    rlimit original_{};
+    void (*previous_handler_)(int) = nullptr;
+};
 
 TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
-              "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps");
+              "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -42,52 +121,240 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(std::stod(field("rel_error")), m.rel_error);
     EXPECT_EQ(field("gpu"), "");
     EXPECT_EQ(field("peak_gbps"), "");
+    EXPECT_EQ(field("machine"), "node1-3f2a91c0");
+    EXPECT_EQ(field("timing"), "isolated");
+    EXPECT_EQ(field("batch"), "1");
+    EXPECT_EQ(field("cache"), "warm");
+    EXPECT_EQ(field("accumulator"), "compensated_f32");
+    EXPECT_EQ(field("order"), "sequential");
+    EXPECT_EQ(field("reproducibility"), "any_thread_count");
+    EXPECT_EQ(field("role"), "reduction");
+    EXPECT_EQ(field("reproducible"), "yes");
 }
 
-TEST(Csv, NanErrorIsWrittenAsNan) {
+TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
     Measurement m = sample();
     m.rel_error = std::numeric_limits<double>::quiet_NaN();
-    const auto fields = split_csv_row(csv_row(m));
-    EXPECT_TRUE(std::isnan(std::stod(fields[19])));
+    EXPECT_EQ(split_csv_row(csv_row(m))[19], "nan");
+    m.rel_error = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(split_csv_row(csv_row(m))[19], "inf");
 }
 
-TEST(Csv, AppendingWritesOneHeader) {
-    const auto path = std::filesystem::temp_directory_path() / ("shootout_append_" + std::to_string(::getpid()) + ".csv");
-    std::filesystem::remove(path);
-    CsvWriter(path.string()).write(sample());
-    CsvWriter(path.string()).write(sample());
-    std::ifstream in(path);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    std::filesystem::remove(path);
+TEST(Csv, NewlinesAndOddBytesInAFieldRoundTrip) {
+    Measurement m = sample();
+    m.input = "file:two\nlines\r\xff.f32";
+    EXPECT_EQ(split_csv_row(csv_row(m))[9], m.input);
+}
+
+TEST_F(Files, CsvAppendingWritesOneHeader) {
+    const std::string csv = path("a.csv");
+    CsvReporter(csv).report(sample());
+    CsvReporter(csv).report(sample());
+    const auto lines = read_lines(csv);
     ASSERT_EQ(lines.size(), 3u);
     EXPECT_EQ(lines[0], csv_header());
     EXPECT_EQ(lines[1], lines[2]);
 }
 
-TEST(Csv, UnwritablePathIsNamed) {
-    try {
-        CsvWriter("/nonexistent/dir/out.csv");
-        ADD_FAILURE();
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/out.csv"), std::string::npos);
+TEST_F(Files, CsvWithAnotherHeaderIsRefusedAndLeftAlone) {
+    const std::string old_schema = "timestamp,host,cpu\n2026-01-01T00:00:00Z,vm,Xeon\n";
+    const std::string csv = write("old.csv", old_schema);
+    expect_usage_error<CsvReporter>(csv, "has a different header from the one this version writes");
+    expect_usage_error<CsvReporter>(csv, "give --csv another path");
+    // Today's header plus a column is another header too.
+    expect_usage_error<CsvReporter>(write("longer.csv", csv_header() + ",extra\n"), "different header");
+    EXPECT_EQ(read_text(csv), old_schema);
+}
+
+TEST_F(Files, CsvWithoutAFinalNewlineGetsOneBeforeTheRow) {
+    const std::string row = csv_row(sample());
+    const std::string csv = write("cut.csv", csv_header() + "\n" + row);  // saved without a final newline
+    CsvReporter(csv).report(sample());
+    EXPECT_EQ(read_text(csv), csv_header() + "\n" + row + "\n" + row + "\n");
+    const std::string header_only = write("header_only.csv", csv_header());
+    CsvReporter(header_only).report(sample());
+    EXPECT_EQ(read_text(header_only), csv_header() + "\n" + row + "\n");
+    const std::string empty = write("empty.csv", "");
+    CsvReporter(empty).report(sample());
+    EXPECT_EQ(read_text(empty), csv_header() + "\n" + row + "\n");
+}
+
+// Another run holds the lock while it finds the file empty and writes the header: this run must wait
+// for it, then see the header and write none. Without the lock, both would write a header.
+TEST_F(Files, CsvAppendWaitsForAnotherRunsLock) {
+    const std::string csv = path("shared.csv");
+    CsvReporter reporter(csv);
+    const int other_run = ::open(csv.c_str(), O_RDWR | O_CREAT | O_APPEND, 0644);
+    ASSERT_GE(other_run, 0);
+    ASSERT_EQ(::flock(other_run, LOCK_EX), 0);
+    std::thread this_run([&] { reporter.report(sample()); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(std::filesystem::file_size(csv), 0u) << "wrote while another run held the lock";
+    const std::string others = csv_header() + "\n" + csv_row(sample()) + "\n";
+    ASSERT_EQ(::write(other_run, others.data(), others.size()), static_cast<ssize_t>(others.size()));
+    ::flock(other_run, LOCK_UN);
+    ::close(other_run);
+    this_run.join();
+    const auto lines = read_lines(csv);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), csv_header()), 1);
+}
+
+TEST_F(Files, OutputsMustBeRegularFilesOrNew) {
+    const std::string fifo = path("fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    expect_usage_error<CsvReporter>(fifo, "--csv: '" + fifo + "' is a FIFO, not a regular file");  // would block
+    expect_usage_error<JsonReporter>(fifo, "--json: '" + fifo + "' is a FIFO, not a regular file");
+    expect_usage_error<CsvReporter>("/dev/null", "is a character device, not a regular file");
+    expect_usage_error<JsonReporter>("/dev/full", "is a character device, not a regular file");
+    expect_usage_error<CsvReporter>(dir.string(), "is a directory");
+    expect_usage_error<CsvReporter>("/nonexistent/dir/out.csv", "--csv: cannot write '/nonexistent/dir/out.csv': its directory '/nonexistent/dir' does not exist");
+    expect_usage_error<JsonReporter>("/nonexistent/dir/out.json", "--json: cannot write '/nonexistent/dir/out.json'");
+    expect_usage_error<JsonReporter>(write("file", "") + "/out.json", "Not a directory");
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"fifo", "file"}));  // nothing created
+}
+
+TEST_F(Files, CsvWriteErrorsNameThePathAndLeaveNoHalfRow) {
+    const std::string before = csv_header() + "\n" + csv_row(sample()) + "\n";
+    for (const std::string& contents : {std::string(), before}) {
+        const std::string csv = write("full.csv", contents);
+        CsvReporter reporter(csv);
+        {
+            const FileSizeLimit disk_full(contents.size() + 100);  // room for part of the next row
+            try {
+                reporter.report(sample());
+                ADD_FAILURE() << "a failed write went unnoticed";
+            } catch (const std::runtime_error& e) {
+                EXPECT_NE(std::string(e.what()).find("--csv: writing '" + csv + "' failed: File too large"), std::string::npos)
+                    << e.what();
+            }
+        }
+        EXPECT_EQ(read_text(csv), contents);
     }
 }
 
-TEST(Json, WritesAValidDocumentWithNullForNan) {
-    const auto path = std::filesystem::temp_directory_path() / ("shootout_" + std::to_string(::getpid()) + ".json");
-    JsonWriter json(path.string());
+TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
     Measurement m = sample();
-    m.rel_error = std::numeric_limits<double>::quiet_NaN();
-    json.write(m);
-    json.write(sample());
-    std::ifstream in(path);
-    const std::string text((std::istreambuf_iterator<char>(in)), {});
-    std::filesystem::remove(path);
-    EXPECT_NE(text.find("\"rel_error\": null"), std::string::npos);
-    EXPECT_NE(text.find("\"cpu\": \"Xeon, \\\"Sapphire\\\" Rapids\""), std::string::npos);
+    m.rel_error = std::numeric_limits<double>::infinity();
+    m.result = std::numeric_limits<double>::quiet_NaN();
+    m.exact = -std::numeric_limits<double>::infinity();
+    const std::string text = json_document({m, sample()});
+    EXPECT_NE(text.find("\"rel_error\": \"inf\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"result\": \"nan\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"exact\": \"-inf\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"cpu\": \"Xeon, \\\"Sapphire\\\" Rapids\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"peak_gbps\": null"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"machine\": \"node1-3f2a91c0\", \"timing\": \"isolated\", \"batch\": 1, \"cache\": \"warm\", "
+                        "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
+                        "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\"}"),
+              std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(Json, ControlCharactersAndInvalidUtf8AreEscaped) {
+    Measurement m = sample();
+    // a newline, a tab, a 0xFF byte, a valid "é" and "€", a stray continuation byte, an overlong '/',
+    // a UTF-8 surrogate, and a sequence cut short at the end
+    m.input = std::string("file:a\nb\tc\xff" "d\xc3\xa9\xe2\x82\xac\x80\xc0\xaf\xed\xa0\x80\xe2\x82");
+    const std::string text = json_document({m});
+    EXPECT_NE(text.find("\"input\": \"file:a\\u000ab\\u0009c\\ufffdd\xc3\xa9\xe2\x82\xac\\ufffd\\ufffd\\ufffd"
+                        "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\""),
+              std::string::npos) << text;
+}
+
+TEST_F(Files, JsonLeavesAnExistingFileAloneUntilTheFirstMeasurement) {
+    const std::string json = write("kept.json", "a user's document");
+    JsonReporter reporter(json);
+    EXPECT_EQ(read_text(json), "a user's document");
+}
+
+// Rewriting the file in place left it empty when the run was interrupted between truncating and
+// writing; renaming a finished file over it never does. A hard link taken before the write keeps
+// the old contents only if the file was replaced, not rewritten.
+TEST_F(Files, JsonIsReplacedWholeNotRewrittenInPlace) {
+    const std::string json = path("out.json");
+    JsonReporter reporter(json);
+    reporter.report(sample());
+    const std::string first = read_text(json);
+    std::filesystem::create_hard_link(json, dir / "before.json");
+    reporter.report(sample());
+    EXPECT_EQ(read_text(dir / "before.json"), first);
+    EXPECT_EQ(read_text(json), json_document({sample(), sample()}));
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"before.json", "out.json"}));  // no temporary left
+}
+
+TEST_F(Files, JsonKeepsTheModeOfTheFileItReplaces) {
+    const std::string json = write("mode.json", "{}");
+    std::filesystem::permissions(json, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                           std::filesystem::perms::group_read);
+    JsonReporter(json).report(sample());
+    EXPECT_EQ(std::filesystem::status(json).permissions() & std::filesystem::perms::all,
+              std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read);
+}
+
+TEST_F(Files, JsonThroughASymbolicLinkReplacesTheFileNotTheLink) {
+    const std::string target = write("target.json", "{}");
+    std::filesystem::create_symlink(target, dir / "link.json");
+    JsonReporter(path("link.json")).report(sample());
+    EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.json"));
+    EXPECT_EQ(read_text(target), json_document({sample()}));
+}
+
+TEST_F(Files, JsonWriteErrorsNameThePathKeepTheOldFileAndLeaveNoTemporary) {
+    const std::string json = write("full.json", "the previous run's document");
+    JsonReporter reporter(json);
+    {
+        const FileSizeLimit disk_full(100);
+        try {
+            reporter.report(sample());
+            ADD_FAILURE() << "a failed write went unnoticed";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("--json: writing '" + json + "' failed: File too large"), std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_EQ(read_text(json), "the previous run's document");
+    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"full.json"});
+}
+
+TEST_F(Files, JsonRenameErrorsNameThePathAndLeaveNoTemporary) {
+    const std::string json = path("taken.json");
+    JsonReporter reporter(json);
+    std::filesystem::create_directory(json);  // rename() cannot replace a directory by a file
+    try {
+        reporter.report(sample());
+        ADD_FAILURE() << "a failed rename went unnoticed";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("--json: replacing '" + json + "' failed: Is a directory"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"taken.json"});
+}
+
+Options outputs(std::vector<std::string> args) { return parse_command_line(args); }
+
+void expect_refused(const Options& options, const std::string& needle) {
+    try {
+        open_reporters(options);
+        ADD_FAILURE() << "opened " << options.csv_path << " and " << options.json_path;
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(Files, OutputsThatWouldDestroyEachOtherOrTheInputAreRefused) {
+    const std::string out = path("out");
+    expect_refused(outputs({"--csv=" + out, "--json=" + out}), "--csv and --json both name '" + out + "'");
+    expect_refused(outputs({"--csv=" + out, "--json=" + path(".") + "/out"}), "--csv and --json both name");
+    const std::string input = write("input.f32", std::string(8, '\0'));
+    std::filesystem::create_hard_link(input, dir / "link.f32");
+    expect_refused(outputs({"--input=file:" + input, "--csv=" + path("link.f32")}), "--csv: '" + path("link.f32") + "' is the input file");
+    expect_refused(outputs({"--input=file:" + input, "--json=" + input}), "--json: '" + input + "' is the input file");
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"input.f32", "link.f32"}));
+    EXPECT_EQ(read_text(input), std::string(8, '\0'));
+    EXPECT_EQ(open_reporters(outputs({"--csv=" + path("a.csv"), "--json=" + path("a.json")})).size(), 2u);
+    EXPECT_TRUE(open_reporters(outputs({})).empty());
 }
 
 TEST(Progress, NamesSizeInElementsAndBytes) {

@@ -96,6 +96,56 @@ TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
     EXPECT_EQ(r.rows[0].at("input"), "file:" + path.filename().string());
 }
 
+// The JSON is written only once a measurement exists: a run that fails on its input before that
+// used to replace the user's file with an empty document.
+TEST(Sweep, AnInputThatFailsLeavesAnExistingJsonAlone) {
+    const auto json = std::filesystem::temp_directory_path() / ("shootout_kept_" + std::to_string(::getpid()) + ".json");
+    std::ofstream(json) << "a previous run's document";
+    const Options options = parse_command_line(
+        {"--backend=cpu/serial/accumulate-f64", "--input=file:/nonexistent/x.f32", "--json=" + json.string()});
+    std::ostringstream out, err;
+    EXPECT_THROW(run_sweep(options, select_backends(options.backends), out, err), InputError);
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::filesystem::remove(json);
+    EXPECT_EQ(text, "a previous run's document");
+}
+
+// Every backend that declares a reproducibility shows it: the same bits in every repetition, and for
+// any_thread_count backends across the whole --threads sweep.
+TEST(Sweep, DeclaredReproducibilityIsObserved) {
+    std::string any_threads, per_thread_count;
+    for (const auto& b : registered_backends()) {
+        if (b.device != Device::cpu || b.why_unavailable() || b.traits.accumulator == Accumulator::none) continue;
+        if (b.traits.reproducibility == Reproducibility::any_thread_count) any_threads += (any_threads.empty() ? "" : ",") + b.name;
+        if (b.traits.reproducibility == Reproducibility::per_thread_count) per_thread_count += (per_thread_count.empty() ? "" : ",") + b.name;
+    }
+    ASSERT_FALSE(any_threads.empty());
+    ASSERT_FALSE(per_thread_count.empty());
+    for (const auto& [backends, threads] : {std::pair{any_threads, "1,2,3"}, std::pair{per_thread_count, "3"}}) {
+        const auto r = sweep({"--backend=" + backends, "--sizes=100003", "--input=normal", "--threads=" + std::string(threads)});
+        EXPECT_EQ(r.status, 0) << r.err;
+        ASSERT_FALSE(r.rows.empty());
+        for (const auto& row : r.rows)
+            EXPECT_EQ(row.at("reproducible"), "yes") << row.at("backend") << " threads=" << row.at("threads");
+    }
+}
+
+// The observation can say no: a backend whose result drifts from call to call.
+TEST(Sweep, ADriftingResultIsNotReproducible) {
+    static const bool registered = register_backend({
+        .name = "cpu/test/drifting",
+        .description = "test only: returns how often it was called",
+        .prepare = [](std::span<const float> input, const PrepareOptions&) {
+            return make_host_reduction(input, [calls = 0](std::span<const float>) mutable { return ++calls; });
+        },
+    });
+    ASSERT_TRUE(registered);
+    const auto r = sweep({"--backend=cpu/test/drifting", "--sizes=2^10"});
+    ASSERT_EQ(r.rows.size(), 1u) << r.err;
+    EXPECT_EQ(r.rows[0].at("reproducible"), "no");
+}
+
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
     const auto r = sweep({"--backend=cpu/serial/accumulate-f32", "--sizes=2^10,2^40"});
     EXPECT_EQ(r.status, 1);

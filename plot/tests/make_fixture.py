@@ -1,14 +1,21 @@
-"""Writes the test fixture plot/tests/data/{ws-ryzen,lab-xeon}.csv (run it again after a change).
+"""Writes the test fixture plot/tests/data/{ws-ryzen,lab-xeon,vm}.csv (run it again after a change).
 
-Made-up but plausible numbers from a small speed and error model, with a few deliberate traps that
-the tests rely on:
-  * ws-ryzen, cpu, n=2^24: cpu/openmp/reduction (32 threads, 61.8 GB/s) is the fastest backend.
+Made-up but plausible numbers from a small speed and error model, in the harness-v2 schema
+(machine, timing, batch, cache and the backends' traits), with a few deliberate traps that the
+tests rely on:
+  * ws-ryzen, cpu, n=2^24: cpu/openmp/reduction (32 threads, 60.6 GB/s) is the fastest backend.
     Older duplicate rows of cpu/tbb/reduce at 70 GB/s must lose to the newer ones (58.6 GB/s), and
     openmp's 16-thread rows (63 GB/s) must lose to its 32-thread rows; cpu/baseline/read is faster
-    still but is the ceiling, not a contender.
+    still but is the ceiling (role), not a contender.
   * ws-ryzen, cuda, n=2^30: cuda/shuffle is the fastest; the cuda+h2d rows are their own device.
-  * ladder steps at 2^20 and 2^30 on both hosts; peak_gbps only on CUDA rows.
+  * Every CUDA backend has an isolated row (one call per timed region: submission latency included)
+    and a batched one (K calls back to back, time / K) per size and input; below ~2^20 elements
+    they differ several-fold. cuda+h2d rows are isolated only: the plots fall back to that timing.
+  * ladder steps at 2^20 and 2^30 on both machines; peak_gbps only on CUDA rows.
   * rel_error exactly 0 (e.g. cpu/serial/kahan on `ones`) and nan (input file:nan-inf).
+  * vm.csv: two machines, both with host name "vm" (an Intel and an AMD cloud VM, CPU only) whose
+    rows share one file, as when two VMs append to results/vm.csv: their `machine` values differ,
+    and they must stay two machines.
 """
 
 from __future__ import annotations
@@ -30,17 +37,46 @@ LADDER = ["01-interleaved-global", "02-interleaved-shared", "03-branching-global
           "11-vector-loads", "12-shuffle-down"]
 LADDER_EFF = [0.12, 0.19, 0.26, 0.35, 0.44, 0.52, 0.74, 0.85, 0.89, 0.93, 0.955, 0.965]
 
-HOSTS = {
-    "ws-ryzen": dict(cpu="AMD Ryzen 9 7950X 16-Core Processor", gpu="NVIDIA GeForce RTX 4090",
-                     peak=1008.1, threads=32, l2=2**20, l3=32 * 2**20, cache_bw=45.0,
-                     l3_total=600.0, dram_per_thread=20.0, dram_total=62.0,
-                     gpu_l2=32 * 2**20, gpu_cache_bw=3000.0, gpu_dram=940.0, launch_ns=4000,
-                     pcie=25.0, core=1.0, compiler="g++ 13.2.0", start="2025-06-01T10:00:00"),
-    "lab-xeon": dict(cpu="Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", gpu="NVIDIA A100-SXM4-40GB",
-                     peak=1555.2, threads=64, l2=2**20, l3=48 * 2**20, cache_bw=30.0,
-                     l3_total=900.0, dram_per_thread=12.0, dram_total=150.0,
-                     gpu_l2=32 * 2**20, gpu_cache_bw=4000.0, gpu_dram=1400.0, launch_ns=5000,
-                     pcie=24.0, core=0.62, compiler="g++ 12.2.0", start="2025-06-02T08:30:00"),
+MACHINES = {
+    "ws-ryzen-3f9a0c71": dict(
+        host="ws-ryzen", cpu="AMD Ryzen 9 7950X 16-Core Processor", gpu="NVIDIA GeForce RTX 4090",
+        peak=1008.1, threads=32, l2=2**20, l3=32 * 2**20, cache_bw=45.0, l3_total=600.0,
+        dram_per_thread=20.0, dram_total=62.0, gpu_l2=32 * 2**20, gpu_cache_bw=3000.0,
+        gpu_dram=940.0, launch_ns=4000, gap_ns=1200, pcie=25.0, core=1.0, compiler="g++ 13.2.0",
+        start="2025-06-01T10:00:00"),
+    "lab-xeon-b7d2e418": dict(
+        host="lab-xeon", cpu="Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", gpu="NVIDIA A100-SXM4-40GB",
+        peak=1555.2, threads=64, l2=2**20, l3=48 * 2**20, cache_bw=30.0, l3_total=900.0,
+        dram_per_thread=12.0, dram_total=150.0, gpu_l2=32 * 2**20, gpu_cache_bw=4000.0,
+        gpu_dram=1400.0, launch_ns=5000, gap_ns=1500, pcie=24.0, core=0.62,
+        compiler="g++ 12.2.0", start="2025-06-02T08:30:00"),
+    "vm-0a1b2c3d": dict(
+        host="vm", cpu="Intel(R) Xeon(R) Processor", gpu="", peak=0, threads=2, l2=2**20,
+        l3=32 * 2**20, cache_bw=40.0, l3_total=80.0, dram_per_thread=12.0, dram_total=23.0,
+        core=0.9, compiler="g++ 12.2.0", start="2025-06-03T12:00:00"),
+    "vm-9e8d7c6b": dict(
+        host="vm", cpu="AMD EPYC 9454 48-Core Processor", gpu="", peak=0, threads=4, l2=2**20,
+        l3=32 * 2**20, cache_bw=42.0, l3_total=160.0, dram_per_thread=10.0, dram_total=30.0,
+        core=1.1, compiler="g++ 12.2.0", start="2025-06-04T09:00:00"),
+}
+
+# The traits each backend declares (accumulator, order, reproducibility, role), as the registry
+# writes them; the plots read only these, never the names.
+TRAITS = {
+    "cpu/serial/accumulate-f32": ("f32", "sequential", "any_thread_count", "reduction"),
+    "cpu/serial/accumulate-f64": ("f64", "sequential", "any_thread_count", "reduction"),
+    "cpu/serial/kahan": ("compensated_f32", "sequential", "any_thread_count", "reduction"),
+    "cpu/serial/pairwise": ("f32", "pairwise", "any_thread_count", "reduction"),
+    "cpu/avx2/f32": ("f32", "lanes", "any_thread_count", "reduction"),
+    "cpu/openmp/reduction": ("f32", "thread_chunks", "none", "reduction"),
+    "cpu/tbb/reduce": ("f64", "unordered", "none", "reduction"),
+    "cpu/baseline/read": ("f32", "thread_chunks", "per_thread_count", "ceiling"),
+    "cuda/shuffle": ("f32", "tree", "any_thread_count", "reduction"),
+    "cuda/cub": ("f32", "tree", "any_thread_count", "reduction"),
+    "cuda/thrust": ("f32", "tree", "any_thread_count", "reduction"),
+    "cuda/baseline/read": ("f32", "unordered", "none", "ceiling"),
+    "cuda/baseline/copy": ("none", "unordered", "none", "reference_copy"),
+    **{f"cuda/ladder/{step}": ("f32", "tree", "any_thread_count", "reduction") for step in LADDER},
 }
 
 SERIAL_RATE = {"cpu/serial/accumulate-f32": 5.5, "cpu/serial/accumulate-f64": 5.4,
@@ -68,14 +104,21 @@ def cpu_gbps(h, backend, n, threads):
     return nbytes / (nbytes / (bw * eff) + overhead_ns)
 
 
-def gpu_gbps(h, backend, n, device):
+def batch_size(n):
+    """Calls per batched region, the harness's rule: 64 MiB / input bytes, in [2, 1024]."""
+    return max(2, min(1024, 2**26 // (4 * n)))
+
+
+def gpu_gbps(h, backend, n, device, timing):
     nbytes = 4 * n
     if backend.startswith("cuda/ladder/"):
-        eff, launches = LADDER_EFF[int(backend.split("/")[2][:2]) - 1], 2.0
+        eff, launches = LADDER_EFF[LADDER.index(backend.removeprefix("cuda/ladder/"))], 2.0
     else:
         eff, launches = GPU[backend]
     bw = (h["gpu_cache_bw"] if nbytes <= h["gpu_l2"] else h["gpu_dram"]) * eff
-    t = nbytes / bw + launches * h["launch_ns"]
+    # isolated: each call pays launch + synchronisation; batched: only the gap between launches
+    per_launch = h["launch_ns"] if timing == "isolated" else h["gap_ns"]
+    t = nbytes / bw + launches * per_launch
     if device == "cuda+h2d":
         t += nbytes / h["pcie"] + 10000
     return nbytes / t
@@ -111,34 +154,51 @@ def exact_sum(inp, n):
 
 
 class Writer:
-    def __init__(self, host):
-        self.h = HOSTS[host]
-        self.host = host
-        self.t = datetime.fromisoformat(self.h["start"]).replace(tzinfo=timezone.utc)
+    def __init__(self, machines):
         self.rows = []
+        self.machines = machines
 
-    def row(self, backend, device, threads, inp, n, gbps, err, seed=0, when=None):
+    def use(self, machine):
+        self.machine = machine
+        self.h = MACHINES[machine]
+        self.t = datetime.fromisoformat(self.h["start"]).replace(tzinfo=timezone.utc)
+
+    def row(self, backend, device, threads, inp, n, gbps, err, seed=0, when=None,
+            timing="isolated", batch=1):
         h = self.h
         self.t += timedelta(seconds=3)
         stamp = (when or self.t).strftime("%Y-%m-%dT%H:%M:%SZ")
         gbps = round(gbps, 3)
         t_med = 4 * n / gbps
+        accumulator, order, reproducibility, role = TRAITS[backend]
         if inp.startswith("file:"):
             exact = result = math.nan
         else:
             exact = exact_sum(inp, n)
-            result = exact * (1 + err) if not backend.endswith("/baseline/copy") else exact
+            result = exact * (1 + err) if role != "reference_copy" else math.nan
+        if role == "reference_copy":
+            err = math.nan  # a copy sums nothing
         cuda = device != "cpu"
         self.rows.append({
-            "timestamp": stamp, "host": self.host, "cpu": h["cpu"], "gpu": h["gpu"] if cuda else "",
-            "compiler": h["compiler"] + (" / nvcc 12.4" if cuda else ""), "build": "Release",
+            "timestamp": stamp, "host": h["host"], "cpu": h["cpu"],
+            "gpu": h["gpu"] if cuda else "",
+            "compiler": h["compiler"] + (" / nvcc 12.4" if h["gpu"] else ""), "build": "Release",
             "backend": backend, "device": device, "threads": threads, "input": inp, "seed": seed,
             "n": n, "bytes": 4 * n, "gbps": f"{gbps:.3f}", "time_ns_median": f"{t_med:.0f}",
             "time_ns_min": f"{t_med * 0.97:.0f}", "iterations": max(5, min(1000, 2**30 // n)),
             "result": f"{result:.17g}", "exact": f"{exact:.17g}",
             "rel_error": "nan" if math.isnan(err) else f"{err:.17g}",
             "peak_gbps": f"{h['peak']:.1f}" if cuda else "",
+            "machine": self.machine, "timing": timing, "batch": batch,
+            "cache": "cold" if cuda else "warm", "accumulator": accumulator, "order": order,
+            "reproducibility": reproducibility, "role": role,
         })
+
+    def gpu_rows(self, backend, inp, n, err):
+        """The isolated and the batched row of one CUDA measurement."""
+        for timing, batch in [("isolated", 1), ("batched", batch_size(n))]:
+            self.row(backend, "cuda", 1, inp, n, gpu_gbps(self.h, backend, n, "cuda", timing), err,
+                     timing=timing, batch=batch)
 
     def write(self, path):
         with open(path, "w", newline="") as f:
@@ -147,53 +207,74 @@ class Writer:
             w.writerows(self.rows)
 
 
-def make(host, sweep, h2d):
-    w = Writer(host)
+def cpu_rows(w, sizes, sweep, serial=SERIAL_RATE, parallel=PARALLEL):
     h = w.h
     tmax = h["threads"]
-    if host == "ws-ryzen":  # an older run whose tbb numbers must be superseded
-        old = datetime(2025, 5, 20, 9, 0, tzinfo=timezone.utc)
-        for inp in INPUTS:
-            w.row("cpu/tbb/reduce", "cpu", tmax, inp, 2**24, 70.0,
-                  rel_error("cpu/tbb/reduce", inp, 2**24, tmax), when=old)
-    for n in SIZES:
-        for backend in SERIAL_RATE:
+    for n in sizes:
+        for backend in serial:
             for inp in INPUTS:
                 w.row(backend, "cpu", 1, inp, n, cpu_gbps(h, backend, n, 1),
                       rel_error(backend, inp, n, 1))
-        for backend in PARALLEL:
+        for backend in parallel:
             threads = [1, 2, 4, 8, 16, 32] if sweep and n in (2**24, 2**30) else [tmax]
             for t in threads:
                 for inp in (INPUTS if t == tmax else ["uniform"]):
                     gbps = cpu_gbps(h, backend, n, t)
-                    if backend == "cpu/openmp/reduction" and n == 2**24 and t == 16:
+                    if backend == "cpu/openmp/reduction" and n == 2**24 and t == 16 and sweep:
                         gbps = 63.0  # the fastest thread count is not the one the plots use
-                    err = 0.0 if backend.endswith("baseline/read") else rel_error(backend, inp, n, t)
+                    err = 0.0 if TRAITS[backend][3] == "ceiling" else rel_error(backend, inp, n, t)
                     w.row(backend, "cpu", t, inp, n, gbps, err)
-        if host == "ws-ryzen" and n == 2**20:  # more seeds: the plots use the median
+        if sweep and n == 2**20:  # more seeds: the plots use the median
             w.row("cpu/serial/kahan", "cpu", 1, "uniform", n, 1.50, 3.1e-8, seed=1)
             w.row("cpu/serial/kahan", "cpu", 1, "uniform", n, 1.20, 2.7e-8, seed=2)
+
+
+def make(machine, sweep, h2d):
+    w = Writer([machine])
+    w.use(machine)
+    h = w.h
+    tmax = h["threads"]
+    if sweep:  # an older run whose tbb numbers must be superseded
+        old = datetime(2025, 5, 20, 9, 0, tzinfo=timezone.utc)
+        for inp in INPUTS:
+            w.row("cpu/tbb/reduce", "cpu", tmax, inp, 2**24, 70.0,
+                  rel_error("cpu/tbb/reduce", inp, 2**24, tmax), when=old)
+    cpu_rows(w, SIZES, sweep)
     for n in SIZES:
         for backend in GPU:
-            for inp in (INPUTS if "baseline" not in backend else ["uniform"]):
-                err = 0.0 if "baseline" in backend else rel_error(backend, inp, n, 1)
-                w.row(backend, "cuda", 1, inp, n, gpu_gbps(h, backend, n, "cuda"), err)
-            if h2d and backend in ("cuda/shuffle", "cuda/cub"):
-                w.row(backend, "cuda+h2d", 1, "uniform", n, gpu_gbps(h, backend, n, "cuda+h2d"),
+            for inp in (INPUTS if TRAITS[backend][3] == "reduction" else ["uniform"]):
+                err = 0.0 if TRAITS[backend][3] != "reduction" else rel_error(backend, inp, n, 1)
+                w.gpu_rows(backend, inp, n, err)
+            if h2d and backend in ("cuda/shuffle", "cuda/cub"):  # isolated only
+                w.row(backend, "cuda+h2d", 1, "uniform", n,
+                      gpu_gbps(h, backend, n, "cuda+h2d", "isolated"),
                       rel_error(backend, "uniform", n, 1))
     for n in (2**20, 2**30):
         for step in LADDER:
             b = f"cuda/ladder/{step}"
-            w.row(b, "cuda", 1, "uniform", n, gpu_gbps(h, b, n, "cuda"),
-                  rel_error(b, "uniform", n, 1))
-    if host == "ws-ryzen":  # an input file holding NaN and Inf: rel_error is nan
+            w.gpu_rows(b, "uniform", n, rel_error(b, "uniform", n, 1))
+    if sweep:  # an input file holding NaN and Inf: rel_error is nan
         for backend in ("cpu/serial/accumulate-f32", "cpu/serial/kahan"):
             w.row(backend, "cpu", 1, "file:nan-inf", 1000, SERIAL_RATE[backend] * 0.9, math.nan)
-        w.row("cuda/cub", "cuda", 1, "file:nan-inf", 1000, 0.6, math.nan)
+        for timing in ("isolated", "batched"):
+            w.row("cuda/cub", "cuda", 1, "file:nan-inf", 1000, 0.6 if timing == "isolated" else 2.1,
+                  math.nan, timing=timing, batch=1 if timing == "isolated" else batch_size(1000))
+    return w
+
+
+def make_vms():
+    """Two CPU-only VMs, both host "vm", appending to one file."""
+    w = Writer(["vm-0a1b2c3d", "vm-9e8d7c6b"])
+    serial = {b: SERIAL_RATE[b] for b in ("cpu/serial/accumulate-f32", "cpu/serial/kahan")}
+    parallel = {b: PARALLEL[b] for b in ("cpu/openmp/reduction", "cpu/baseline/read")}
+    for machine in w.machines:
+        w.use(machine)
+        cpu_rows(w, [2**10, 2**16, 2**20, 2**24], sweep=False, serial=serial, parallel=parallel)
     return w
 
 
 if __name__ == "__main__":
     (HERE / "data").mkdir(exist_ok=True)
-    make("ws-ryzen", sweep=True, h2d=True).write(HERE / "data" / "ws-ryzen.csv")
-    make("lab-xeon", sweep=False, h2d=False).write(HERE / "data" / "lab-xeon.csv")
+    make("ws-ryzen-3f9a0c71", sweep=True, h2d=True).write(HERE / "data" / "ws-ryzen.csv")
+    make("lab-xeon-b7d2e418", sweep=False, h2d=False).write(HERE / "data" / "lab-xeon.csv")
+    make_vms().write(HERE / "data" / "vm.csv")

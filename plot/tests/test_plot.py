@@ -1,13 +1,17 @@
 """Tests of plot/plot.py, plot/compare.py and plot/shootout_csv.py on the fixture in data/.
 
-The fixture (written by make_fixture.py) has two hosts; its traps are described there."""
+The fixture (written by make_fixture.py) has two machines with GPUs and, in vm.csv, two CPU-only
+machines sharing the host name "vm"; its traps are described there."""
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import re
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -20,7 +24,9 @@ import shootout_csv as sc  # noqa: E402
 
 RYZEN = HERE / "data" / "ws-ryzen.csv"
 XEON = HERE / "data" / "lab-xeon.csv"
-PLOTS = ["gbps", "error", "hardware", "ladder", "scaling"]
+VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
+VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
+PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling"]
 
 
 def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
@@ -34,6 +40,23 @@ def plotted(tmp_path_factory):
     result = run("plot.py", RYZEN, XEON, "--out", out)
     assert result.returncode == 0, result.stderr
     return out, result
+
+
+def rewrite(src: Path, dst: Path, change=None, extra: dict[str, str] | None = None,
+            columns: list[str] | None = None) -> Path:
+    """Writes dst: src's rows, each passed through change(row) (a dict; None drops it), with the
+    `extra` columns appended, or only `columns`."""
+    with open(src, newline="") as f:
+        rows = list(csv.DictReader(f))
+    fields = columns or (sc.COLUMNS + list(extra or {}))
+    with open(dst, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        for row in rows:
+            row = change(row) if change else row
+            if row is not None:
+                w.writerow({**row, **(extra or {})})
+    return dst
 
 
 def summary_row(text: str, heading: str, n: str) -> list[str]:
@@ -68,8 +91,10 @@ def test_plots_carry_their_reference_lines_and_labels(plotted):
     gbps = (out / "gbps.svg").read_text()
     assert "ceiling: cpu/baseline/read" in gbps
     assert "ceiling: cuda/baseline/read" in gbps
+    assert "reference: cuda/baseline/copy" in gbps
     assert "theoretical peak 1008.1 GB/s" in gbps and "theoretical peak 1555.2 GB/s" in gbps
-    assert "cuda/cub (+h2d)" in gbps
+    assert "cuda/cub (+h2d) · f32, tree" in gbps
+    assert "cpu/avx2/f32 · f32, lanes" in gbps  # the legend shows each backend's traits
     assert "cuda/ladder" not in gbps  # the ladder has its own plot
     assert "throughput [GB/s]" in gbps and "4 GiB" in gbps and "4 KiB" in gbps
     error = (out / "error.svg").read_text()
@@ -77,7 +102,8 @@ def test_plots_carry_their_reference_lines_and_labels(plotted):
     assert ">nan<" in error  # so do NaN errors
     assert "input: file:nan-inf" in error and "input: normal" in error
     hardware = (out / "hardware.svg").read_text()
-    assert "ws-ryzen.csv — ws-ryzen" in hardware and "lab-xeon.csv — lab-xeon" in hardware
+    assert "ws-ryzen (AMD Ryzen 9 7950X" in hardware and "lab-xeon (Intel(R) Xeon(R)" in hardware
+    assert "cuda/cub (batched)" in hardware
     ladder = (out / "ladder.svg").read_text()
     steps = [m.group(1) for m in re.finditer(r">(\d\d)-[a-z-]+<", ladder)]
     assert steps[:12] == [f"{i:02d}" for i in range(1, 13)]  # ordered by number
@@ -108,7 +134,8 @@ def test_summary_names_the_fastest_cpu_backend_by_the_newest_rows_at_most_thread
     assert row[3] == "60.6"
     assert row[4] == "98%"  # 60.595 / 61.832 (cpu/baseline/read at 32 threads)
     assert row[5] == "32"
-    assert row[6] == "`cpu/serial/accumulate-f64`"
+    assert row[6] == "isolated"
+    assert row[7] == "`cpu/serial/accumulate-f64`"
     row = summary_row(text, "lab-xeon: Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz — cpu", "2^24")
     assert row[2] == "`cpu/openmp/reduction`" and row[5] == "64"
 
@@ -121,7 +148,7 @@ def test_summary_names_the_fastest_gpu_backend_and_keeps_h2d_apart(plotted):
     assert row[4] == "98%"
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda+h2d", "2^30")
     assert row[2] == "`cuda/shuffle`" and float(row[3]) < 30  # PCIe-bound, not the 916 above
-    assert row[4].startswith("—")  # no cuda+h2d baseline/read in the fixture
+    assert row[4].startswith("—")  # no cuda+h2d ceiling in the fixture
     assert "## lab-xeon: NVIDIA A100-SXM4-40GB — cuda+h2d" not in text
 
 
@@ -130,12 +157,12 @@ def test_summary_most_accurate_reports_exact_ties_and_errors(plotted):
     text = (out / "summary.md").read_text()
     row = summary_row(text, "ws-ryzen: AMD Ryzen 9 7950X 16-Core Processor — cpu", "2^16")
     # kahan and accumulate-f64 are both exact on every input at 2^16: a tie, named
-    assert row[6] == "`cpu/serial/kahan`, `cpu/serial/accumulate-f64` (tied)" or \
-        row[6] == "`cpu/serial/accumulate-f64`, `cpu/serial/kahan` (tied)"
-    assert row[7] == "0 (exact)"
+    assert row[7] == "`cpu/serial/kahan`, `cpu/serial/accumulate-f64` (tied)" or \
+        row[7] == "`cpu/serial/accumulate-f64`, `cpu/serial/kahan` (tied)"
+    assert row[8] == "0 (exact)"
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda", "2^20")
-    assert row[6] == "`cuda/cub`"
-    assert math.isclose(float(row[7]), 30 * 5e-9 * 20, rel_tol=1e-2)  # worst: normal input
+    assert row[7] == "`cuda/cub`"
+    assert math.isclose(float(row[8]), 30 * 5e-9 * 20, rel_tol=1e-2)  # worst: normal input
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,14 +177,43 @@ def test_newest_row_wins_over_an_older_repeat():
     assert tbb["gbps"].iloc[0] < 60  # not the 70 GB/s of the older run
 
 
-def test_one_host_name_in_two_files_is_two_machines(tmp_path):
-    # Cloud VMs are often all "vm": the same host name in two files must not merge two machines.
-    for name in ["a.csv", "b.csv"]:
-        text = RYZEN.read_text().replace("ws-ryzen", "vm")
-        (tmp_path / name).write_text(text)
+def test_two_machines_with_one_host_name_in_one_file_stay_apart(tmp_path):
+    # Two cloud VMs both called "vm" appending to one file: the machine column tells them apart.
+    df = sc.read_csvs([str(VM)])
+    assert set(df["host"]) == {"vm"}
+    assert set(df["machine"]) == {VM_INTEL, VM_AMD}
+    assert set(df["label"]) == {VM_INTEL, VM_AMD}  # the host name alone would not tell them apart
+    speed = sc.speed_table(df)
+    omp = speed[(speed["backend"] == "cpu/openmp/reduction") & (speed["n"] == 2**24)]
+    assert sorted(zip(omp["machine"], omp["threads"])) == [(VM_INTEL, 2), (VM_AMD, 4)]
+    result = run("plot.py", VM, "--out", tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "summary.md").read_text()
+    assert summary_row(text, f"{VM_INTEL}: Intel(R) Xeon(R) Processor — cpu", "2^24")[5] == "2"
+    assert summary_row(text, f"{VM_AMD}: AMD EPYC 9454 48-Core Processor — cpu", "2^24")[5] == "4"
+    hardware = (tmp_path / "hardware.svg").read_text()  # two machines: drawn
+    assert f"{VM_INTEL} (Intel(R) Xeon(R) Processor)" in hardware
+    assert f"{VM_AMD} (AMD EPYC 9454 48-Core Processor)" in hardware
+
+
+def test_labels_show_the_machine_value_only_where_host_names_collide():
+    df = sc.read_csvs([str(RYZEN), str(VM)])
+    labels = dict(zip(df["machine"], df["label"]))
+    assert labels == {"ws-ryzen-3f9a0c71": "ws-ryzen", VM_INTEL: VM_INTEL, VM_AMD: VM_AMD}
+
+
+def test_one_machine_in_two_files_is_one_machine(tmp_path):
+    # The old rule called a host name in two files two machines; the machine column says one.
+    lines = RYZEN.read_text().splitlines(True)
+    half = len(lines) // 2
+    (tmp_path / "a.csv").write_text("".join(lines[:half]))
+    (tmp_path / "b.csv").write_text(lines[0] + "".join(lines[half:]))
     df = sc.read_csvs([str(tmp_path / "a.csv"), str(tmp_path / "b.csv")])
-    assert set(df["host"]) == {"vm (a)", "vm (b)"}
-    assert set(sc.read_csvs([str(tmp_path / "a.csv")])["host"]) == {"vm"}
+    assert set(df["label"]) == {"ws-ryzen"}
+    result = run("plot.py", tmp_path / "a.csv", tmp_path / "b.csv", "--out", tmp_path / "out",
+                 "--backend", "cpu/serial/*")
+    assert result.returncode == 0, result.stderr
+    assert "hardware comparison skipped: the CSVs hold only one machine" in result.stderr
 
 
 def test_speed_is_the_median_over_seeds_and_inputs():
@@ -185,16 +241,174 @@ def test_error_table_keeps_zero_and_nan():
     assert (kahan_ones["rel_error"] == 0).all() and len(kahan_ones) == 5
     nan_rows = err[err["input"] == "file:nan-inf"]
     assert len(nan_rows) == 3 and nan_rows["rel_error"].isna().all()
-    assert not err["backend"].str.contains("baseline").any()
+    # role ceiling and reference_copy rows are not judged on their sums
+    assert not set(err["backend"]) & {"cpu/baseline/read", "cuda/baseline/read",
+                                      "cuda/baseline/copy"}
     assert not (err["device"] == "cuda+h2d").any()
 
 
-def test_ladder_steps_sort_by_number():
-    names = ["cuda/ladder/10-grid-stride", "cuda/ladder/02-interleaved-shared",
-             "cuda/ladder/01-interleaved-global", "cuda/cub"]
-    assert sc.sort_backends(names) == ["cuda/cub", "cuda/ladder/01-interleaved-global",
-                                       "cuda/ladder/02-interleaved-shared",
-                                       "cuda/ladder/10-grid-stride"]
+def test_backends_sort_by_device_role_and_traits_then_name():
+    rows = [("cuda/ladder/10-grid-stride", "cuda", "reduction", "f32", "tree"),
+            ("cuda/ladder/02-interleaved-shared", "cuda", "reduction", "f32", "tree"),
+            ("cuda/ladder/01-interleaved-global", "cuda", "reduction", "f32", "tree"),
+            ("cuda/aaa-ceiling", "cuda", "ceiling", "f32", "unordered"),
+            ("cuda/f64-thing", "cuda", "reduction", "f64", "tree"),
+            ("zzz/cpu-backend", "cpu", "reduction", "f64", "sequential")]
+    import pandas as pd
+    traits = sc.backend_traits(pd.DataFrame(rows, columns=["backend", "device", "role",
+                                                           "accumulator", "order"]))
+    assert sc.sort_backends([r[0] for r in rows], traits) == [
+        "zzz/cpu-backend", "cuda/ladder/01-interleaved-global",
+        "cuda/ladder/02-interleaved-shared", "cuda/ladder/10-grid-stride", "cuda/f64-thing",
+        "cuda/aaa-ceiling"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Roles and traits, not names
+
+
+def test_ceiling_is_the_role_not_the_name(tmp_path):
+    # A ceiling with an odd name is the ceiling; a reduction named .../baseline/read is not.
+    def odd_names(row):
+        names = {"cuda/baseline/read": "cuda/streams/max", "cuda/shuffle": "cuda/shuffle/baseline/read"}
+        row["backend"] = names.get(row["backend"], row["backend"])
+        return row
+    odd = rewrite(XEON, tmp_path / "odd.csv", odd_names)
+    result = run("plot.py", odd, "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "out" / "summary.md").read_text()
+    row = summary_row(text, "lab-xeon: NVIDIA A100-SXM4-40GB — cuda", "2^30")
+    assert row[2] == "`cuda/shuffle/baseline/read`"  # a contender: its role is reduction
+    assert row[4] == "98%"  # against cuda/streams/max, the role=ceiling backend
+    gbps = (tmp_path / "out" / "gbps.svg").read_text()
+    assert "ceiling: cuda/streams/max" in gbps
+    assert "ceiling: cuda/shuffle/baseline/read" not in gbps
+    err = sc.error_table(sc.read_csvs([str(odd)]))
+    assert "cuda/shuffle/baseline/read" in set(err["backend"])
+    assert "cuda/streams/max" not in set(err["backend"])
+    # --backend keeps the role=ceiling rows, whatever their name
+    result = run("plot.py", odd, "--out", tmp_path / "cub", "--backend", "cuda/cub")
+    assert result.returncode == 0, result.stderr
+    assert "ceiling: cuda/streams/max" in (tmp_path / "cub" / "gbps.svg").read_text()
+
+
+def test_no_backend_name_is_parsed_for_a_property():
+    # Backend names appear in the plot code (outside docstrings) only as the ladder plot's
+    # default selection; nothing is matched against "/baseline", "cpu/", "cuda/" or the like.
+    allowed = {'"cuda/ladder/*"'}
+    for script in ["plot.py", "compare.py", "shootout_csv.py"]:
+        source = (PLOT_DIR / script).read_text()
+        strings = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                   if t.type == tokenize.STRING and not t.string.startswith('"""')]  # not docs
+        suspects = [s for s in strings if s not in allowed and (
+            re.match(r'^[rbuf]*["\']+(cpu|cuda)/', s) or "/baseline" in s or "ladder/" in s)]
+        assert not suspects, (script, suspects)
+        for name in ["is_ceiling", "is_baseline", "is_ladder", "ladder_step", "family(",
+                     "KNOWN_ORDER"]:
+            assert name not in source, (script, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# GPU timing: batched by default, isolated on request
+
+
+def test_gpu_rows_are_batched_by_default_and_say_so(plotted):
+    out, result = plotted
+    text = (out / "summary.md").read_text()
+    row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda", "2^16")
+    assert row[2] == "`cuda/shuffle`" and row[3] == "203"  # isolated: 64.1
+    assert row[4] == "100%"  # against the batched ceiling, not the isolated one
+    assert row[6] == "batched (K = 256)"
+    assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in text
+    gbps = (out / "gbps.svg").read_text()
+    assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in gbps
+    # cuda+h2d rows were measured isolated only: that timing, said in the panel and a note
+    row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda+h2d", "2^16")
+    assert row[6] == "isolated"
+    assert "no batched rows, drawn isolated: ws-ryzen cuda/cub (+h2d)" in result.stderr
+    row = summary_row(text, "ws-ryzen: AMD Ryzen 9 7950X 16-Core Processor — cpu", "2^16")
+    assert row[6] == "isolated" and row[3] == "76.1"
+
+
+def test_timing_isolated_option(tmp_path):
+    result = run("plot.py", RYZEN, "--out", tmp_path, "--timing", "isolated")
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "summary.md").read_text()
+    row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda", "2^16")
+    assert row[2] == "`cuda/shuffle`" and row[3] == "64.1"
+    assert row[4] == "100%"  # against the isolated ceiling
+    assert row[6] == "isolated"
+    assert "batched (K calls" not in (tmp_path / "gbps.svg").read_text()
+    row = summary_row(text, "ws-ryzen: AMD Ryzen 9 7950X 16-Core Processor — cpu", "2^16")
+    assert row[3] == "76.1"  # CPU rows do not change
+
+
+def test_select_timing_and_the_ceiling_of_the_same_timing():
+    df = sc.read_csvs([str(RYZEN)])
+    chosen = sc.select_timing(df, "batched")
+    assert set(chosen.loc[chosen["device"] == "cuda", "timing"]) == {"batched"}
+    assert set(chosen.loc[chosen["device"] == "cpu", "timing"]) == {"isolated"}
+    assert set(chosen.loc[chosen["device"] == "cuda+h2d", "timing"]) == {"isolated"}
+    speed_all = sc.speed_table(df)
+    for timing in sc.TIMINGS:
+        sp = sc.with_ceiling(sc.select_timing(speed_all, timing), reference=speed_all)
+        read = sp[(sp["backend"] == "cuda/baseline/read") & (sp["n"] == 2**10)]
+        assert len(read) == 1 and read["timing"].iloc[0] == timing
+        assert read["pct_ceiling"].iloc[0] == pytest.approx(100.0)
+
+
+def test_gpu_timing_plot(plotted, tmp_path):
+    out, _ = plotted
+    svg = (out / "gpu_timing.svg").read_text()
+    assert "µs per call" in svg
+    assert "batched: K calls back to back per timed region, time / K" in svg
+    assert "isolated: one call per timed region" in svg
+    assert "ceiling: cuda/baseline/read" in svg and "cuda/cub" in svg
+    assert "cuda/ladder" not in svg
+    (tmp_path / "gpu_timing.png").write_bytes(b"old")
+    result = run("plot.py", VM, "--out", tmp_path)  # no CUDA rows
+    assert result.returncode == 0, result.stderr
+    assert "gpu_timing plot skipped" in result.stderr
+    assert not (tmp_path / "gpu_timing.png").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# The schema: harness v2 columns required, later columns ignored
+
+
+def test_csv_before_harness_v2_is_rejected(tmp_path):
+    old = rewrite(RYZEN, tmp_path / "old.csv", columns=sc.V1_COLUMNS)
+    message = ("old.csv: missing column(s) machine, timing, batch, cache, accumulator, order, "
+               "reproducibility, role: written by an older accumulate_bench (before harness v2); "
+               "re-run it")
+    for script, args in [("plot.py", [old, "--out", tmp_path / "out"]), ("compare.py", [old, XEON])]:
+        result = run(script, *args)
+        assert result.returncode == 2, result.stdout
+        assert result.stderr.startswith("error: ") and message in result.stderr
+        assert "Traceback" not in result.stderr
+    # an old row appended to a new file: fields only up to peak_gbps
+    lines = RYZEN.read_text().splitlines()
+    v1_row = ",".join(lines[5].split(",")[:len(sc.V1_COLUMNS)])
+    (tmp_path / "appended.csv").write_text("\n".join(lines[:5] + [v1_row]) + "\n")
+    result = run("plot.py", tmp_path / "appended.csv", "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert "appended.csv line 6: no values in the columns machine, timing" in result.stderr
+    assert "older accumulate_bench" in result.stderr
+
+
+def test_extra_trailing_columns_are_ignored(tmp_path):
+    extra = {"reproducible": "yes", "pages": "4k", "gpus": "1", "ranks": "1"}
+    later = rewrite(RYZEN, tmp_path / "later.csv", extra=extra)
+    assert later.read_text().splitlines()[0].endswith(",role,reproducible,pages,gpus,ranks")
+    df = sc.read_csvs([str(later)])
+    base = sc.read_csvs([str(RYZEN)])
+    assert list(df.columns) == list(base.columns)
+    assert sc.speed_table(df)["gbps"].tolist() == sc.speed_table(base)["gbps"].tolist()
+    # files of two versions together
+    result = run("plot.py", later, XEON, "--out", tmp_path / "out", "--backend", "cpu/serial/kahan")
+    assert result.returncode == 0, result.stderr
+    result = run("compare.py", later, XEON, "--backend", "cuda/cub")
+    assert result.returncode == 0, result.stderr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -206,17 +420,29 @@ def test_compare_prints_both_speeds_and_the_ratio():
     assert result.returncode == 0, result.stderr
     line = next(l for l in result.stdout.splitlines() if l.startswith("cuda/cub ") and "2^30" in l)
     cells = line.split()
-    # cuda/cub at 2^30: 911 GB/s on the 4090, 1355 on the A100
-    assert cells[-3:] == ["911", "1355", "1.49x"]
-    assert "A = ws-ryzen.csv: host ws-ryzen" in result.stdout
+    # cuda/cub at 2^30, batched: 911 GB/s on the 4090, 1357 on the A100
+    assert cells[-5:] == ["batched", "×2", "911", "1357", "1.49x"]
+    assert "A = ws-ryzen.csv: machine ws-ryzen-3f9a0c71 (host ws-ryzen)" in result.stdout
+    assert "timing: batched ×K = K calls back to back per timed region, time / K" in result.stdout
     h2d = next(l for l in result.stdout.splitlines() if l.startswith("cuda/cub (+h2d)") and "2^30" in l)
-    assert h2d.split()[-2:] == ["—", "—"]  # measured in A only
+    assert h2d.split()[-4:] == ["isolated", "24.3", "—", "—"]  # measured in A only, isolated only
+
+
+def test_compare_timing_isolated():
+    small = [l for l in run("compare.py", RYZEN, XEON, "--backend", "cuda/cub").stdout.splitlines()
+             if l.startswith("cuda/cub ") and "2^10" in l]
+    assert small[0].split()[-5:] == ["batched", "×1024", "2.27", "1.82", "0.80x"]
+    result = run("compare.py", RYZEN, XEON, "--backend", "cuda/cub", "--timing", "isolated")
+    assert result.returncode == 0, result.stderr
+    line = next(l for l in result.stdout.splitlines() if l.startswith("cuda/cub ") and "2^10" in l)
+    assert line.split()[-4:] == ["isolated", "0.68", "0.55", "0.80x"]
+    assert "batched" not in result.stdout
 
 
 def test_compare_markdown():
     result = run("compare.py", RYZEN, XEON, "--backend", "cpu/serial/kahan", "--markdown")
     assert result.returncode == 0, result.stderr
-    assert "| cpu/serial/kahan | 2^24 | 64 MiB | 1 | 1.40 | 0.87 | 0.62x |" in result.stdout
+    assert "| cpu/serial/kahan | 2^24 | 64 MiB | 1 | isolated | 1.40 | 0.87 | 0.62x |" in result.stdout
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,6 +466,11 @@ def bad_files(tmp: Path) -> dict[str, Path]:
                                               if i not in (13, 19)) for line in good[:5]) + "\n",
         "not_a_number": "\n".join(good[:3] + [with_field(good[3], 13, "fast")]) + "\n",
         "bad_timestamp": "\n".join(good[:2] + ["yesterday" + good[2][20:]]) + "\n",
+        "bad_timing": "\n".join(good[:3] + [with_field(good[3], HEADER.split(",").index("timing"),
+                                                       "fast")]) + "\n",
+        "bad_role": "\n".join(good[:2] + [with_field(good[2], HEADER.split(",").index("role"),
+                                                     "baseline")]) + "\n",
+        "row_too_long": "\n".join(good[:3] + [good[3] + ",extra"]) + "\n",
     }
     paths = {}
     for name, text in files.items():
@@ -255,6 +486,11 @@ def bad_files(tmp: Path) -> dict[str, Path]:
     ("missing_columns", "missing_columns.csv: missing column(s): gbps, rel_error"),
     ("not_a_number", "not_a_number.csv line 4: column gbps is not a number: 'fast'"),
     ("bad_timestamp", "bad_timestamp.csv line 3: column timestamp is not an ISO-8601 time"),
+    ("bad_timing", "bad_timing.csv line 4: column timing is 'fast' (expected one of: isolated, "
+                   "batched)"),
+    ("bad_role", "bad_role.csv line 3: column role is 'baseline' (expected one of: reduction, "
+                 "ceiling, reference_copy)"),
+    ("row_too_long", "row_too_long.csv: not a valid CSV file"),
     ("no_such_file", "no_such_file.csv: no such file"),
 ])
 def test_bad_file_gives_its_message(tmp_path, script, case, message):
@@ -275,28 +511,41 @@ def test_bad_file_gives_its_message(tmp_path, script, case, message):
                               "file:nan-inf, normal, ones, uniform)"),
     (["--host", "nosuchhost"], "no rows match the filter --host nosuchhost (hosts present: "
                                "ws-ryzen)"),
+    (["--machine", "ws-ryzen"], "no rows match the filter --machine ws-ryzen (machines present: "
+                                "ws-ryzen-3f9a0c71)"),
     (["--device", "cuda", "--backend", "cpu/*"], "no rows match the filter --backend cpu/* "
                                                  "--device cuda"),
 ])
 def test_filter_matching_nothing_gives_its_message(tmp_path, args, message):
     for script, base in [("plot.py", [RYZEN, "--out", tmp_path]), ("compare.py", [RYZEN, XEON])]:
+        if script == "compare.py" and args[0] == "--machine":
+            continue  # compare.py's --machine-a takes a host name too: covered below
         if script == "compare.py" and args[0] == "--host":
-            args = ["--host-a", args[1]]
+            args, message = ["--machine-a", args[1]], (
+                f"ws-ryzen.csv: no rows match --machine-a {args[1]} (machines present: "
+                "ws-ryzen-3f9a0c71 (host ws-ryzen))")
         result = run(script, *base, *args)
         assert result.returncode == 2, (script, result.stdout)
         assert message in result.stderr, (script, result.stderr)
         assert "Traceback" not in result.stderr
 
 
-def test_compare_needs_a_host_when_a_file_holds_several(tmp_path):
+def test_compare_needs_a_machine_when_a_file_holds_several(tmp_path):
     both = tmp_path / "both.csv"
     both.write_text(RYZEN.read_text() + "".join(XEON.read_text().splitlines(True)[1:]))
     result = run("compare.py", both, XEON)
     assert result.returncode == 2
-    assert "both.csv: rows from several hosts (lab-xeon, ws-ryzen); pick one with --host-a" \
-        in result.stderr
-    result = run("compare.py", both, XEON, "--host-a", "ws-ryzen")
+    assert ("both.csv: rows from several machines (lab-xeon-b7d2e418 (host lab-xeon), "
+            "ws-ryzen-3f9a0c71 (host ws-ryzen)); pick one with --machine-a") in result.stderr
+    result = run("compare.py", both, XEON, "--machine-a", "ws-ryzen")  # a host name of one machine
     assert result.returncode == 0, result.stderr
+    # two machines named "vm": the host name does not pick one, the machine value does
+    result = run("compare.py", VM, XEON, "--machine-a", "vm")
+    assert result.returncode == 2
+    assert f"rows from several machines ({VM_INTEL} (host vm), {VM_AMD} (host vm))" in result.stderr
+    result = run("compare.py", VM, XEON, "--machine-a", VM_AMD, "--backend", "cpu/serial/kahan")
+    assert result.returncode == 0, result.stderr
+    assert f"A = vm.csv: machine {VM_AMD} (host vm), AMD EPYC" in result.stdout
 
 
 def test_no_csv_under_results_gives_its_message(tmp_path, monkeypatch):

@@ -1,0 +1,48 @@
+#include "system_info.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace shootout {
+namespace {
+
+TEST(MachineIdentity, IsTheHostNameAndEightHexDigits) {
+    const std::string identity = machine_identity();
+    const std::string prefix = host_name() + "-";
+    ASSERT_EQ(identity.size(), prefix.size() + 8) << identity;
+    EXPECT_TRUE(identity.starts_with(prefix)) << identity;
+    EXPECT_EQ(identity.find_first_not_of("0123456789abcdef", prefix.size()), std::string::npos) << identity;
+    EXPECT_EQ(machine_identity(), identity);
+}
+
+TEST(MachineIdentity, TellsApartMachinesThatShareAHostName) {
+    const std::string xeon = machine_identity("vm", "Intel(R) Xeon(R) Platinum 8481C", "0f1e", {});
+    EXPECT_EQ(xeon, "vm-8f495724");  // pinned (computed apart from this code): results files are named by it
+    EXPECT_NE(machine_identity("vm", "AMD EPYC 9B14", "0f1e", {}), xeon);
+    EXPECT_NE(machine_identity("vm", "Intel(R) Xeon(R) Platinum 8481C", "a7c3", {}), xeon);
+    EXPECT_NE(machine_identity("vm", "Intel(R) Xeon(R) Platinum 8481C", "0f1e", {"NVIDIA H200"}), xeon);
+    EXPECT_NE(machine_identity("vm", "Intel(R) Xeon(R) Platinum 8481C", "0f1e", {"NVIDIA H200"}),
+              machine_identity("vm", "Intel(R) Xeon(R) Platinum 8481C", "0f1e", {"NVIDIA H100 80GB HBM3"}));
+    // Each fact ends in a 0 byte, so moving text from one fact to the next changes the hash.
+    EXPECT_NE(machine_identity("vm", "ab", "c", {}), machine_identity("vm", "a", "bc", {}));
+}
+
+TEST(CpuModel, X86ModelName) {
+    std::istringstream cpuinfo("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\n");
+    EXPECT_EQ(cpu_model(cpuinfo), "Intel(R) Xeon(R) CPU @ 2.20GHz");
+}
+
+TEST(CpuModel, ArmHasNoModelNameButItsImplementerAndPart) {
+    std::istringstream neoverse("processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
+                                "CPU variant\t: 0x1\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\n"
+                                "CPU implementer\t: 0x41\nCPU part\t: 0xd0c\n");
+    EXPECT_EQ(cpu_model(neoverse), "ARM 0xd0c");
+    std::istringstream other_implementer("CPU implementer\t: 0x61\nCPU part\t: 0x022\n");
+    EXPECT_EQ(cpu_model(other_implementer), "implementer 0x61 0x022");
+    std::istringstream nothing("processor\t: 0\n");
+    EXPECT_EQ(cpu_model(nothing), "unknown");
+}
+
+}  // namespace
+}  // namespace shootout
