@@ -146,15 +146,24 @@ private:
 
 }  // namespace
 
-void fill(std::span<float> out, const InputSpec& spec) {
-    const Generator value(spec, out.size());
+Shard shard_of(std::uint64_t n, int part, int parts) {
+    auto boundary = [&](int k) {  // n x k needs more than 64 bits for n near 2^40 and many parts
+        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(n) * static_cast<unsigned>(k) / static_cast<unsigned>(parts));
+    };
+    return {boundary(part), boundary(part + 1)};
+}
+
+void fill(std::span<float> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
+
+void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
+    const Generator value(spec, n);
     const std::size_t threads = std::clamp<std::size_t>(out.size() >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));
     const std::size_t share = (out.size() + threads - 1) / threads;
     std::vector<std::jthread> workers;
     for (std::size_t t = 0; t < threads; ++t)
         workers.emplace_back([=, &value] {
             const std::size_t end = std::min(out.size(), (t + 1) * share);
-            for (std::size_t i = t * share; i < end; ++i) out[i] = value(i);
+            for (std::size_t i = t * share; i < end; ++i) out[i] = value(first + i);
         });
 }
 
@@ -282,7 +291,7 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
 
 }  // namespace
 
-HostArray read_float_file(const std::string& path) {
+HostArray read_float_file(const std::string& path, int part, int parts) {
     const OpenFile file(path);
     const bool npy = starts_with_npy_magic(file);
     std::string extension = std::filesystem::path(path).extension().string();
@@ -299,18 +308,20 @@ HostArray read_float_file(const std::string& path) {
                        " values but its data holds " + std::to_string(bytes / sizeof(float)));
     if (bytes == 0) fail(path, "holds no float32 values");
 
+    const Shard shard = shard_of(bytes / sizeof(float), part, parts);
+    const std::uint64_t shard_bytes = shard.size() * sizeof(float);
     const std::uint64_t available = available_memory_bytes();
-    const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(bytes)) +
+    const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(shard_bytes)) +
                                   " of host memory and " + gib(static_cast<double>(available)) + " is available");
-    if (bytes > available) throw too_large;
+    if (shard_bytes > available) throw too_large;
     HostArray values;
     try {
-        values = HostArray(bytes / sizeof(float));
+        values = HostArray(shard.size());
     } catch (const std::bad_alloc&) {
         throw too_large;  // available memory is an estimate: a cgroup or address-space limit can be lower
     }
     static_assert(std::endian::native == std::endian::little, "raw input files are little-endian float32");
-    file.read({reinterpret_cast<char*>(values.span().data()), bytes}, offset);
+    file.read({reinterpret_cast<char*>(values.span().data()), shard_bytes}, offset + shard.begin * sizeof(float));
     return values;
 }
 

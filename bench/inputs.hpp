@@ -45,6 +45,15 @@ private:
     std::size_t count_ = 0;
 };
 
+// The contiguous piece `part` of `parts` of n elements: [floor(n part / parts), floor(n (part + 1) /
+// parts)). Pieces differ in length by at most one. MPI ranks split the global input by it, and the
+// GPUs of the nccl/* backends their input.
+struct Shard {
+    std::uint64_t begin = 0, end = 0;
+    std::uint64_t size() const { return end - begin; }
+};
+Shard shard_of(std::uint64_t n, int part, int parts);
+
 // Fills out[i] from (seed, i) alone (and n = out.size() and C for the hard inputs), with integer
 // hashing and one rounding to float, so the same (distribution, seed, n) gives the same floats on
 // every machine and for any thread count.
@@ -65,6 +74,9 @@ private:
 //            then two uniform values in [0, 1): the large ones cancel exactly, the sum is that of
 //            the small ones (an element whose partner would lie past the end is small too)
 void fill(std::span<float> out, const InputSpec& spec);
+// A piece of a larger input: out[i] is element first + i of the n-element input
+// (first + out.size() <= n), the float the whole input holds there: an MPI rank makes its shard.
+void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
 
 // Thrown when an input file's values do not fit in the memory left: the run skips its one input
@@ -78,7 +90,8 @@ public:
 // the .npy magic "\x93NUMPY", whatever its name. A file named *.npy (any case) without the magic,
 // an .npy whose header's shape does not match its data, and anything not a regular file (a FIFO
 // would block for ever) throw InputError naming the path and what is wrong; InputTooLarge when the
-// values do not fit in memory.
-HostArray read_float_file(const std::string& path);
+// values do not fit in memory. With part and parts, reads only shard_of(values, part, parts) of the
+// values (an MPI rank's piece).
+HostArray read_float_file(const std::string& path, int part = 0, int parts = 1);
 
 }  // namespace shootout

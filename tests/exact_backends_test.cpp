@@ -193,11 +193,15 @@ TEST_P(EveryExactBackend, SameBitsForEveryThreadCountAndCall) {
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
 
 TEST(ExactBackends, OnEveryDeviceThisBuildHas) {
-    int cpu = 0, cuda = 0;
-    for (const Backend* b : exact_backends()) (b->device == Device::cpu ? cpu : cuda) += 1;
+    int cpu = 0, cuda = 0, scale_out = 0;
+    for (const Backend* b : exact_backends()) {
+        if (b->distributed || b->multi_gpu) ++scale_out;  // mpi/exact, nccl/exact: one process, one GPU here
+        else (b->device == Device::cpu ? cpu : cuda) += 1;
+    }
     EXPECT_EQ(cpu, 3);
     if (auto missing = device_support(Device::cuda)) GTEST_SKIP() << *missing;
     EXPECT_EQ(cuda, 1);
+    EXPECT_EQ(scale_out, 2);
 }
 
 // The test can fail: a plain float sum of ill:1e16 is nowhere near the exact sum's bits.
