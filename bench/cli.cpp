@@ -94,6 +94,15 @@ std::vector<int> parse_counts(std::string_view spec, std::string_view option, in
     return counts;
 }
 
+// ill:C's C: a number like 1e16, from kMinCondition to kMaxCondition.
+double parse_condition(std::string_view text) {
+    double c = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !(c >= kMinCondition && c <= kMaxCondition))
+        throw UsageError("--input=ill:C: '" + std::string(text) + "' is not a condition number from 1 to 1e40 (write e.g. ill:1e16)");
+    return c;
+}
+
 // Google Benchmark parses its own flags, but accepts values that measure nothing, and its output file
 // is reopened for every size of a sweep (RunSpecifiedBenchmarks runs once per size), keeping only the
 // last size: refuse those here, where the message can say what to do instead.
@@ -116,15 +125,6 @@ void check_benchmark_flag(const std::string& arg) {
         if (!parsed || !std::isfinite(amount) || amount <= 0 || (iterations && amount != std::floor(amount)))
             throw UsageError(key + ": '" + value + "' is not a positive time in seconds (like 0.05) or count of iterations (like 100x)");
     }
-}
-
-// ill:C's C: a number like 1e16, from kMinCondition to kMaxCondition.
-double parse_condition(std::string_view text) {
-    double c = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
-    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !(c >= kMinCondition && c <= kMaxCondition))
-        throw UsageError("--input=ill:C: '" + std::string(text) + "' is not a condition number from 1 to 1e40 (write e.g. ill:1e16)");
-    return c;
 }
 
 InputSpec parse_input(std::string_view value, InputSpec spec) {
