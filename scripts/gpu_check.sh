@@ -20,6 +20,7 @@ reps=${REPS:-5}
 csv=${CSV:-$out/cuda.csv}
 steps=${STEPS:-tests sanitize bench}
 mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/machine_libs.sh"
 summary=()
 note() { summary+=("$*"); }
 

@@ -34,9 +34,7 @@ note "$visible GPUs: $(head -1 "$out/gpu.txt"); $(env | grep -E '^NCCL_' | tr '\
 
 mpirun=(mpirun --oversubscribe)
 [[ $(id -u) -eq 0 ]] && mpirun+=(--allow-run-as-root)
-if command -v mpicc >/dev/null 2>&1; then
-    export LD_LIBRARY_PATH="$(mpicc --showme:libdirs 2>/dev/null | tr ' ' ':')${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/machine_libs.sh"
 note "mpirun: $(command -v mpirun || echo none) $(mpirun --version 2>/dev/null | head -1)"
 
 if [[ $steps == *tests* ]]; then
