@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <sstream>
 
 #include "backend.hpp"
 
@@ -75,7 +77,16 @@ std::string cpu_model(std::istream& cpuinfo) {
 
 std::string cpu_model() {
     std::ifstream in("/proc/cpuinfo");
-    return cpu_model(in);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::istringstream cpuinfo(text);
+    std::string model = cpu_model(cpuinfo);
+#if defined(__aarch64__)
+    // An arm64 kernel always lists CPU implementer; qemu-user (7.2) shows an emulated program the x86
+    // host's /proc/cpuinfo instead. Say so: the machine identity hashes this, so emulated rows never
+    // pass for the host's.
+    if (text.find("CPU implementer") == std::string::npos) model += " (emulated aarch64)";
+#endif
+    return model;
 }
 
 std::string machine_identity(const std::string& host, const std::string& cpu, const std::string& machine_id,
