@@ -1,21 +1,12 @@
 // One thread, explicit SIMD: the seed article's three AVX2 kernels, written right, the same three
 // with AVX-512, and on Arm with NEON and SVE. Each is available only where the CPU runs its
 // instruction set; every build registers all four under their stable names, a build for the other
-// architecture with the reason ("not an aarch64 build").
-#include <stdexcept>
-
+// architecture with the reason ("not an aarch64 build"; its kernels are simd_unbuilt.cpp's).
 #include "host_backend.hpp"
 #include "simd_kernels.hpp"
 
 namespace shootout {
 namespace {
-
-// Stands in for a kernel this build does not compile (another architecture's). Its backend says why
-// it is unavailable, so the harness never prepares it; were it run anyway, it throws.
-template <class Result>
-Result not_in_this_build(const float*, std::size_t) {
-    throw std::logic_error("this SIMD kernel is not compiled for this architecture");
-}
 
 struct InstructionSet {
     std::string name;   // in the backend's name: "avx2"
@@ -37,31 +28,14 @@ bool register_instruction_set(const InstructionSet& isa) {
     return true;
 }
 
-#if defined(__x86_64__)
 [[maybe_unused]] const bool registered_avx2 = register_instruction_set(
     {"avx2", "AVX2", simd::avx2_unavailable, simd::sum_avx2_f32, simd::sum_avx2_kahan, simd::sum_avx2_f64});
 [[maybe_unused]] const bool registered_avx512 = register_instruction_set(
     {"avx512", "AVX-512", simd::avx512_unavailable, simd::sum_avx512_f32, simd::sum_avx512_kahan, simd::sum_avx512_f64});
-#else
-[[maybe_unused]] const bool registered_avx2 = register_instruction_set(
-    {"avx2", "AVX2", simd::avx2_unavailable, not_in_this_build<float>, not_in_this_build<float>, not_in_this_build<double>});
-[[maybe_unused]] const bool registered_avx512 = register_instruction_set(
-    {"avx512", "AVX-512", simd::avx512_unavailable, not_in_this_build<float>, not_in_this_build<float>,
-     not_in_this_build<double>});
-#endif
-
-#if defined(__aarch64__)
 [[maybe_unused]] const bool registered_neon = register_instruction_set(
     {"neon", "NEON", simd::neon_unavailable, simd::sum_neon_f32, simd::sum_neon_kahan, simd::sum_neon_f64});
 [[maybe_unused]] const bool registered_sve = register_instruction_set(
     {"sve", "SVE (any vector length)", simd::sve_unavailable, simd::sum_sve_f32, simd::sum_sve_kahan, simd::sum_sve_f64});
-#else
-[[maybe_unused]] const bool registered_neon = register_instruction_set(
-    {"neon", "NEON", simd::neon_unavailable, not_in_this_build<float>, not_in_this_build<float>, not_in_this_build<double>});
-[[maybe_unused]] const bool registered_sve = register_instruction_set(
-    {"sve", "SVE (any vector length)", simd::sve_unavailable, not_in_this_build<float>, not_in_this_build<float>,
-     not_in_this_build<double>});
-#endif
 
 }  // namespace
 }  // namespace shootout

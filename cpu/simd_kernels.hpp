@@ -4,7 +4,7 @@
 //
 // Each instruction set's kernels live in their own source file compiled with that set's target flags
 // (simd_avx2.cpp, simd_avx512.cpp on x86-64; simd_neon.cpp, simd_sve.cpp on aarch64), and only in a
-// build for that architecture: the other architecture's kernels are declared here but not defined.
+// build for that architecture: the other architecture's are stand-ins that throw (simd_unbuilt.cpp).
 // Only call them after the matching *_unavailable() said nullopt.
 #pragma once
 
