@@ -1,15 +1,17 @@
 // The per-range agents behind simd_kernels.hpp, written once for every instruction set.
 //
 // Isa supplies the primitives (vector types, loads, adds, stores); Policy the tuning
-// (independent accumulators per kernel, software prefetch distance). Only simd_avx2.cpp and simd_avx512.cpp include this, each
-// with its own target flags; everything here is a template of Isa or always inlined, so no
-// out-of-line copy compiled for one instruction set can serve a caller of another.
+// (independent accumulators per kernel, software prefetch distance). Only simd_avx2.cpp,
+// simd_avx512.cpp and simd_neon.cpp include this, each with its own target flags; everything here is
+// a template of Isa or always inlined, so no out-of-line copy compiled for one instruction set can
+// serve a caller of another. (SVE's vectors have no size at compile time, so no arrays of them and
+// no sizeof: simd_sve.cpp writes the same algorithms out with predicates.)
 //
 // Every kernel:
 //   - runs Accumulators independent vector chains over full blocks, so the add latency is hidden,
 //   - then takes the rest one vector at a time into accumulator 0, the last vector with a masked load
 //     that reads only the remaining floats and fills the other lanes with +0 (no scalar tail, no read
-//     past the end),
+//     past the end; NEON, which has no masked load, copies them into a zeroed vector),
 //   - uses unaligned loads throughout: any start address works.
 #pragma once
 

@@ -42,9 +42,10 @@ inline double kahan_float(const Problem& p) {
 }
 
 // The SIMD Kahan kernels: Kahan in each lane over at most n elements (the bound above, with n for
-// n / lanes), then one Neumaier sum over the 2 x (at most 128) lane sums and compensations, which
-// adds gamma_{255}^2 sum |x| (next bound).
-inline double kahan_lanes_float(const Problem& p) { return kahan_float(p) + std::pow(gamma(255, kFloatU), 2) * p.abs_sum; }
+// n / lanes), then one Neumaier sum over the 2 x (at most 512: 8 accumulators of SVE's longest,
+// 2048-bit vectors) lane sums and compensations, which adds gamma_{1023}^2 sum |x| (Neumaier's sum is
+// Ogita, Rump and Oishi's Sum2: SIAM J. Sci. Comput. 26(6), 2005, Prop. 4.5).
+inline double kahan_lanes_float(const Problem& p) { return kahan_float(p) + std::pow(gamma(1023, kFloatU), 2) * p.abs_sum; }
 
 // Blocked pairwise (cpu/serial/pairwise): an element goes through at most 25 roundings inside its
 // block of <= 128 (15 accumulator additions, 3 combining the 8 accumulators, 7 remainder additions)
