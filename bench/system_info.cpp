@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <thread>
 #include <iterator>
 #include <limits>
 #include <sstream>
@@ -107,10 +108,15 @@ std::string machine_identity(const std::string& host, const std::string& cpu, co
 std::string machine_identity() {
     std::string machine_id;
     std::ifstream("/etc/machine-id") >> machine_id;
+    // The GPUs by name and count ("NVIDIA H200 x4"), and the logical CPUs: cloud VMs of one image
+    // share host name, CPU model and machine-id, and may differ only in how many of each they have.
     std::set<std::string> gpus;  // a set: many backends see the same GPU
     for (const Backend& backend : registered_backends())
-        if (backend.device == Device::cuda && backend.device_info && !backend.why_unavailable())
-            gpus.insert(backend.device_info().name);
+        if (backend.device == Device::cuda && backend.device_info && !backend.why_unavailable()) {
+            const DeviceInfo info = backend.device_info();
+            gpus.insert(info.name + " x" + std::to_string(info.visible));
+        }
+    gpus.insert(std::to_string(std::thread::hardware_concurrency()) + " logical CPUs");
     return machine_identity(host_name(), cpu_model(), machine_id, gpus);
 }
 
