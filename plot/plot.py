@@ -18,6 +18,8 @@ Writes under DIR (default results/plots), each plot as PNG and SVG:
     scale_out  GB/s against GPUs (nccl/*) and against MPI ranks (mpi/*) at 2^24, 2^28 and 2^31
                elements, with the ideal line (linear from the 1-GPU, 1-rank point); only when a
                backend was run at several GPU or rank counts
+    accuracy_speed  relative error against GB/s, one labelled point per reduction backend, the Pareto
+               front outlined, per machine, for uniform and ill:1e16 at 2^24 elements
     summary.md fastest and most accurate backend per machine, device and size, and the scale-out
                GB/s per count with the efficiency
 GPU rows use the batched timing (K calls back to back per timed region) unless --timing isolated.
@@ -44,6 +46,7 @@ from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, NullForm
                                NullLocator)
 
 import shootout_csv as sc  # noqa: E402
+from accuracy_speed import plot_accuracy_speed  # noqa: E402
 
 DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
                 "cuda+h2d": "GPU incl. host→device copy"}
@@ -71,7 +74,7 @@ plt.rcParams.update({
     "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
     "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, testable
 })
-PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "scale_out"]
+PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "scale_out", "accuracy_speed"]
 SCALE_OUT_SIZES = [2**24, 2**28, 2**31]  # the scale_out plot's panels, where measured
 SCALE_OUT_AXES = {"gpus": "GPUs (one process, NCCL)", "ranks": "MPI ranks (mpirun -np)"}
 IDEAL_STYLE = dict(linestyle=(0, (1, 2)), linewidth=1.3, marker="")
@@ -831,6 +834,7 @@ def main(argv=None) -> int:
     notes.append(plot_scaling(all_counts, styles, traits, out, written))
     scale_out = sc.scale_out(all_counts)
     notes.append(plot_scale_out(scale_out, styles, traits, out, written))
+    notes.append(plot_accuracy_speed(sc.select_timing(df, args.timing), styles, out, written, save))
     summary = out / "summary.md"
     summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing,
                                         scale_out) + "\n")

@@ -650,3 +650,13 @@ def test_scale_out_is_skipped_without_several_counts(plotted, tmp_path):
     result = run("plot.py", RYZEN, "--out", tmp_path)
     assert result.returncode == 0, result.stderr
     assert not (tmp_path / "scale_out.png").exists()
+
+
+def test_pareto_front_keeps_only_the_undominated_points():
+    import pandas as pd
+    from accuracy_speed import pareto
+    group = pd.DataFrame({"gbps": [10.0, 100.0, 50.0, 100.0, 1.0],
+                          "rel_error": [0.0, 1e-3, 1e-3, 1e-8, float("nan")]})
+    # 10 GB/s exact, and 100 GB/s at 1e-8, are on the front; 100 GB/s at 1e-3 is beaten by the
+    # same speed at 1e-8, 50 at 1e-3 by both, and a NaN error is beaten by everything.
+    assert list(pareto(group)) == [True, False, False, True, False]
