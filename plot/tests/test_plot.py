@@ -28,7 +28,7 @@ XEON = HERE / "data" / "lab-xeon.csv"
 VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
 H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
-PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling"]
+PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "accuracy_speed"]
 
 
 def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
