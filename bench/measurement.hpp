@@ -29,6 +29,8 @@ struct Measurement {
     std::string accumulator, order, reproducibility, role;  // the backend's declared traits (backend.hpp)
     std::string reproducible;    // observed: "yes" when every repetition, and every other thread count and
                                  // timing of this backend on this input, gave the same bits; else "no"
+    std::string pages;           // what backs the host memory a call reads: "huge", "4k", "mixed"; "" for
+                                 // CUDA rows (device memory)
 };
 
 }  // namespace shootout

@@ -103,6 +103,7 @@ std::vector<Column> columns(const Measurement& m) {
         text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
         text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
+        text("pages", m.pages),
     };
 }
 

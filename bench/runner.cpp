@@ -77,6 +77,7 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .accumulator = std::string(to_string(traits.accumulator)), .order = std::string(to_string(traits.order)),
         .reproducibility = std::string(to_string(traits.reproducibility)), .role = std::string(to_string(traits.role)),
         .reproducible = {},  // observed across the run's cases: filled in by the sweep
+        .pages = outcome.pages.value_or(""),
     };
 }
 

@@ -36,6 +36,7 @@ struct CaseOutcome {
     bool same_bits_every_repetition = true;
     std::string failure = {};
     bool exhausted = false;  // failed for lack of memory: skipped, not broken
+    std::optional<std::string> pages = {};  // the CSV's pages column, read once the input was touched
 };
 
 // A list: Google Benchmark's registrations hold references to its elements.

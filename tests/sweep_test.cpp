@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "host_memory.hpp"
 #include "reporters.hpp"
 #include "runner.hpp"
 
@@ -144,6 +145,20 @@ TEST(Sweep, ADriftingResultIsNotReproducible) {
     const auto r = sweep({"--backend=cpu/test/drifting", "--sizes=2^10"});
     ASSERT_EQ(r.rows.size(), 1u) << r.err;
     EXPECT_EQ(r.rows[0].at("reproducible"), "no");
+}
+
+// The pages column: what backs the memory each CPU backend reads once it has touched it.
+TEST(Sweep, PagesSayWhatBacksTheMemoryARunReads) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64,cpu/pool/simd", "--sizes=2^10,2^20", "--threads=2"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 4u) << r.out << r.err;
+    for (const auto& row : r.rows) {
+        const std::string& pages = row.at("pages");
+        EXPECT_TRUE(pages == "huge" || pages == "4k" || pages == "mixed") << row.at("backend") << ": '" << pages << "'";
+        if (transparent_huge_pages_enabled()) {
+            EXPECT_EQ(pages, "huge") << row.at("backend") << " n=" << row.at("n");
+        }
+    }
 }
 
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
