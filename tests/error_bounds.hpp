@@ -42,8 +42,10 @@ inline double kahan_float(const Problem& p) {
 }
 
 // The SIMD Kahan kernels: Kahan in each lane over at most n elements (the bound above, with n for
-// n / lanes), then one Neumaier sum over the 2 x (at most 128) lane sums and compensations, which
-// adds gamma_{255}^2 sum |x| (next bound).
+// n / lanes), then the accumulators' (sum, compensation) pairs folded into one by TwoSum (exact)
+// with their compensations, each O(u sum |x|), added in float, and one Neumaier sum over that pair's
+// 2 x (at most 16) lanes: well inside gamma_{255}^2 sum |x| (next bound), the bound of one Neumaier
+// sum over up to 2 x 128 lane values.
 inline double kahan_lanes_float(const Problem& p) { return kahan_float(p) + std::pow(gamma(255, kFloatU), 2) * p.abs_sum; }
 
 // Blocked pairwise (cpu/serial/pairwise): an element goes through at most 25 roundings inside its
