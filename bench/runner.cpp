@@ -101,7 +101,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
 
     HostArray file_input;
-    std::vector<std::uint64_t> sizes = options.sizes;
+    std::vector<std::uint64_t> sizes = sweep_sizes(options);
     if (!options.input.file.empty()) {
         file_input = read_float_file(options.input.file);
         sizes = {file_input.size()};
@@ -115,6 +115,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
 
     for (const std::uint64_t n : sizes) {
         std::list<Case> cases = plan_cases(backends, options, n);
+        if (cases.empty()) continue;  // a size per thread that no selected backend runs at
         std::optional<HostArray> generated;
         std::span<const float> input = file_input.span();
         if (options.input.file.empty()) {

@@ -39,7 +39,13 @@ struct CaseOutcome {
     std::optional<std::string> pages = {};  // the CSV's pages column, read once the input was touched
 };
 
-// A list: Google Benchmark's registrations hold references to its elements.
+// The input sizes a sweep makes, ascending: options.sizes, or with sizes per thread every size times
+// every thread count (serial backends count as one thread).
+std::vector<std::uint64_t> sweep_sizes(const Options& options);
+
+// The cases at size n. With sizes per thread, only the thread counts T for which n is T times a
+// size, and serial backends only where n is a size. A list: Google Benchmark's registrations hold
+// references to its elements.
 std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Options& options, std::uint64_t n);
 
 }  // namespace shootout

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -159,6 +160,19 @@ TEST(Sweep, PagesSayWhatBacksTheMemoryARunReads) {
             EXPECT_EQ(pages, "huge") << row.at("backend") << " n=" << row.at("n");
         }
     }
+}
+
+// --sizes=per-thread:16: each thread count at 16 floats a thread, serial backends at 16.
+TEST(Sweep, SizesPerThreadScaleWithTheThreadCount) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64,cpu/pool/simd", "--sizes=per-thread:16", "--threads=1,2,3"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::set<std::pair<std::string, std::string>> measured;  // (backend, threads)
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(std::stoull(row.at("n")), 16 * std::stoull(row.at("threads"))) << row.at("backend");
+        measured.emplace(row.at("backend"), row.at("threads"));
+    }
+    EXPECT_EQ(measured, (std::set<std::pair<std::string, std::string>>{
+                            {"cpu/pool/simd", "1"}, {"cpu/pool/simd", "2"}, {"cpu/pool/simd", "3"}, {"cpu/serial/accumulate-f64", "1"}}));
 }
 
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
