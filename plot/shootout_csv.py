@@ -348,6 +348,8 @@ def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
 
 
 CEILING_KEY = ["machine", "device", "timing", "n"]
+# A ceiling that a reduction beats by more than this is no ceiling there (issue 11): the plots say so.
+CEILING_MARGIN = 0.02
 
 
 def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
@@ -363,6 +365,22 @@ def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> 
                       how="left")
     out["pct_ceiling"] = 100.0 * out["gbps"] / out["ceiling"]
     return out
+
+
+def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
+    """Per ceiling point of a speed table that holds every thread count (machine, device, timing,
+    n, threads): the fastest reduction measured there with as many threads or fewer (`rival`, its
+    `rival_gbps` and `rival_threads`), and `beaten` when it is more than CEILING_MARGIN faster. A
+    read with T threads is no ceiling where fewer threads, or another loop, read faster."""
+    key = CEILING_KEY + ["threads"]
+    ceiling = all_threads.loc[all_threads["role"] == "ceiling", key + ["gbps"]]
+    rivals = all_threads.loc[all_threads["role"] == "reduction", CEILING_KEY + ["threads", "gbps", "backend"]]
+    pairs = ceiling.merge(rivals, on=CEILING_KEY, suffixes=("", "_rival"))
+    pairs = pairs[pairs["threads_rival"] <= pairs["threads"]]
+    best = pairs.sort_values("gbps_rival", kind="stable").drop_duplicates(key, keep="last")
+    best = best.rename(columns={"backend": "rival", "gbps_rival": "rival_gbps", "threads_rival": "rival_threads"})
+    best["beaten"] = best["rival_gbps"] > best["gbps"] * (1 + CEILING_MARGIN)
+    return best.reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------

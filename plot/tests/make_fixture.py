@@ -16,6 +16,9 @@ tests rely on:
   * vm.csv: two machines, both with host name "vm" (an Intel and an AMD cloud VM, CPU only) whose
     rows share one file, as when two VMs append to results/vm.csv: their `machine` values differ,
     and they must stay two machines.
+  * latency.csv: a dispatch-latency run on ws-ryzen (--sizes=per-thread:16, threads 1..32). Only
+    the parallel reductions belong in its plot: not the ceiling, not the serial backend measured
+    at 16 floats, and not the rows of 64 floats per thread that one backend also has.
 """
 
 from __future__ import annotations
@@ -262,6 +265,22 @@ def make(machine, sweep, h2d):
     return w
 
 
+def make_latency():
+    """A dispatch-latency run: ns per call = a fixed cost plus one per doubling of threads."""
+    w = Writer(["ws-ryzen-3f9a0c71"])
+    w.use("ws-ryzen-3f9a0c71")
+    cost = {"cpu/openmp/reduction": (900, 450), "cpu/tbb/reduce": (300, 1100), "cpu/baseline/read": (150, 350)}
+    for threads in [1, 2, 4, 8, 16, 32]:
+        for backend, (base, per_doubling) in cost.items():
+            n = 16 * threads
+            ns = base + per_doubling * math.log2(threads)
+            w.row(backend, "cpu", threads, "uniform", n, 4 * n / ns, 0.0)
+        n = 64 * threads  # another per-thread size: not in a 16-float plot
+        w.row("cpu/tbb/reduce", "cpu", threads, "uniform", n, 4 * n / 5000, 0.0)
+    w.row("cpu/serial/kahan", "cpu", 1, "uniform", 16, 64 / 20, 0.0)
+    return w
+
+
 def make_vms():
     """Two CPU-only VMs, both host "vm", appending to one file."""
     w = Writer(["vm-0a1b2c3d", "vm-9e8d7c6b"])
@@ -278,3 +297,4 @@ if __name__ == "__main__":
     make("ws-ryzen-3f9a0c71", sweep=True, h2d=True).write(HERE / "data" / "ws-ryzen.csv")
     make("lab-xeon-b7d2e418", sweep=False, h2d=False).write(HERE / "data" / "lab-xeon.csv")
     make_vms().write(HERE / "data" / "vm.csv")
+    make_latency().write(HERE / "data" / "latency.csv")

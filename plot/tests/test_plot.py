@@ -25,8 +25,9 @@ import shootout_csv as sc  # noqa: E402
 RYZEN = HERE / "data" / "ws-ryzen.csv"
 XEON = HERE / "data" / "lab-xeon.csv"
 VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
+LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryzen
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
-PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling"]
+PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency"]
 
 
 def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
@@ -37,7 +38,7 @@ def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def plotted(tmp_path_factory):
     out = tmp_path_factory.mktemp("plots")
-    result = run("plot.py", RYZEN, XEON, "--out", out)
+    result = run("plot.py", RYZEN, XEON, "--latency-csv", LATENCY, "--out", out)
     assert result.returncode == 0, result.stderr
     return out, result
 
@@ -370,6 +371,61 @@ def test_gpu_timing_plot(plotted, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "gpu_timing plot skipped" in result.stderr
     assert not (tmp_path / "gpu_timing.png").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# The ceiling, where it is one
+
+
+def test_a_ceiling_beaten_by_more_than_two_percent_is_marked():
+    beaten = sc.beaten_ceilings(sc.speed_table(sc.read_csvs([str(RYZEN)]), all_threads=True))
+    cpu = beaten[(beaten["device"] == "cpu") & (beaten["threads"] == 32)].set_index("n")
+    # 2^10: one thread of cpu/avx2/f32 (45 GB/s) reads faster than 32 threads of the pool.
+    assert cpu.loc[2**10, "beaten"] and cpu.loc[2**10, "rival"] == "cpu/avx2/f32"
+    assert cpu.loc[2**10, "rival_threads"] == 1
+    # 2^24: cpu/openmp/reduction at 16 threads (63.0) is 1.9% above the ceiling (61.8): no mark.
+    assert cpu.loc[2**24, "rival"] == "cpu/openmp/reduction" and cpu.loc[2**24, "rival_threads"] == 16
+    assert not cpu.loc[2**24, "beaten"]
+    # A reduction with more threads than the ceiling's is no rival: 16 threads of the ceiling
+    # were not measured at 2^10, so nothing at 32 threads is compared with them.
+    assert not ((beaten["threads"] < beaten["rival_threads"])).any()
+
+
+def test_the_gbps_plot_draws_beaten_ceiling_points_hollow(plotted):
+    out, _ = plotted
+    gbps = (out / "gbps.svg").read_text()
+    assert "hollow: a reduction with as many threads or fewer is &gt; 2% faster:" in gbps
+
+
+# ---------------------------------------------------------------------------------------------
+# Dispatch latency
+
+
+def test_dispatch_latency_takes_parallel_reductions_at_16_floats_a_thread():
+    rows = plot_module().latency_rows(sc.read_csvs([str(LATENCY)]), 16)
+    assert set(rows["backend"]) == {"cpu/openmp/reduction", "cpu/tbb/reduce"}  # not the ceiling,
+    assert (rows["n"] == 16 * rows["threads"]).all()  # not the serial one, not 64 floats a thread
+    assert sorted(rows["threads"].unique()) == [1, 2, 4, 8, 16, 32]
+    tbb = rows[rows["backend"] == "cpu/tbb/reduce"].set_index("threads")["time_ns"]
+    assert tbb[8] == pytest.approx(300 + 1100 * 3, rel=1e-2)  # the fixture rounds GB/s
+
+
+def test_dispatch_latency_plot(plotted, tmp_path):
+    out, _ = plotted
+    svg = (out / "dispatch_latency.svg").read_text()
+    assert "ns per call" in svg and "16 floats (64 B) per thread" in svg
+    assert "cpu/openmp/reduction · f32, thread_chunks" in svg and "cpu/tbb/reduce" in svg
+    assert "cpu/serial/kahan" not in svg and "cpu/baseline/read" not in svg
+    (tmp_path / "dispatch_latency.png").write_bytes(b"old")
+    result = run("plot.py", RYZEN, "--out", tmp_path)  # named CSVs and no --latency-csv
+    assert result.returncode == 0, result.stderr
+    assert "dispatch_latency plot skipped" in result.stderr
+    assert not (tmp_path / "dispatch_latency.png").exists()
+
+
+def plot_module():
+    import importlib
+    return importlib.import_module("plot")
 
 
 # ---------------------------------------------------------------------------------------------
