@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -129,6 +130,33 @@ TEST(Placement, ACopyKeepsItsInputsOffsetInAPage) {
         const auto reduction = find_backend("cpu/pool/simd")->prepare(input, {.threads = 2});
         EXPECT_EQ(page_offset(reduction->host_input().data()), page_offset(input.data())) << "shift " << shift;
     }
+}
+
+// run_shared: every unit of a shared supply is done once, and no part starts after the call
+// returned (its task may be gone by then), over many back-to-back calls.
+TEST(ThreadPoolShared, EveryUnitOnceAndNoLateStarts) {
+    ThreadPool pool(3);
+    constexpr int kUnits = 64, kCalls = 20000;
+    std::vector<std::atomic<int>> done(kUnits);
+    std::atomic<bool> returned{false};
+    std::atomic<int> late{0};
+    for (int call = 0; call < kCalls; ++call) {
+        for (auto& d : done) d.store(0, std::memory_order_relaxed);
+        std::atomic<int> next{0};
+        returned.store(false);
+        auto task = [&](int) {
+            if (returned.load()) late.fetch_add(1);
+            for (int unit; (unit = next.fetch_add(1)) < kUnits;) done[unit].fetch_add(1);
+        };
+        pool.run_shared(task);
+        returned.store(true);
+        for (int unit = 0; unit < kUnits; ++unit) ASSERT_EQ(done[unit].load(), 1) << "call " << call << " unit " << unit;
+    }
+    EXPECT_EQ(late.load(), 0);
+    int ran = 0;  // the pool still runs every part of an ordinary run afterwards
+    auto count = [&](int) { __atomic_fetch_add(&ran, 1, __ATOMIC_RELAXED); };
+    pool.run(count);
+    EXPECT_EQ(ran, 3);
 }
 
 }  // namespace
