@@ -615,7 +615,7 @@ def test_no_csv_under_results_gives_its_message(tmp_path, monkeypatch):
 
 def test_scripts_parse():
     root = PLOT_DIR.parent
-    for script in ["plot.sh", "test_plot.sh", "venv.sh"]:
+    for script in ["plot.sh", "test_plot.sh", "venv.sh", "cpu_sweeps.sh"]:
         result = subprocess.run(["bash", "-n", str(root / "scripts" / script)],
                                 capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
