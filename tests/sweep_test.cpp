@@ -96,6 +96,10 @@ TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
     EXPECT_EQ(r.rows[0].at("seed"), "");
     EXPECT_EQ(r.rows[0].at("exact"), "0.875");
     EXPECT_EQ(r.rows[0].at("input"), "file:" + path.filename().string());
+    // A file's values are laid out like generated ones: the backend's own copy, its backing recorded.
+    if (transparent_huge_pages_enabled()) {
+        EXPECT_EQ(r.rows[0].at("pages"), "huge");
+    }
 }
 
 // The JSON is written only once a measurement exists: a run that fails on its input before that
