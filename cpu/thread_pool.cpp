@@ -67,7 +67,7 @@ ThreadPool::~ThreadPool() { stop(); }
 
 void ThreadPool::stop() {
     if (!workers_.empty()) {
-        stopping_ = true;
+        stopping_.store(true, std::memory_order_relaxed);  // published by the generation's release
         generation_.fetch_add(1, std::memory_order_release);
         generation_.notify_all();
         for (auto& worker : workers_) worker.join();
@@ -104,7 +104,7 @@ void ThreadPool::work(int part) {
     std::uint32_t seen = 0;
     for (;;) {
         seen = wait_for_change(generation_, seen);
-        if (stopping_) return;
+        if (stopping_.load(std::memory_order_relaxed)) return;
         active_.fetch_add(1, std::memory_order_seq_cst);
         if (closed_.load(std::memory_order_seq_cst) != seen) {  // only a shared run is ever closed
             invoke_(task_, part);

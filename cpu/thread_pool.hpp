@@ -53,7 +53,8 @@ private:
     // Written before generation_ is bumped (release), read after it is seen (acquire).
     void* task_ = nullptr;
     void (*invoke_)(void*, int) = nullptr;
-    bool stopping_ = false;
+    // Atomic: a worker that skips a shared run may read it while the pool is being destroyed.
+    std::atomic<bool> stopping_{false};
 
     alignas(64) std::atomic<std::uint32_t> generation_{0};  // bumped once per run
     alignas(64) std::atomic<std::uint32_t> remaining_{0};   // parts still running
