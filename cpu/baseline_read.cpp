@@ -31,8 +31,11 @@ struct CeilingPolicy {
     // Bytes per part at least: oneTBB's grain here (2^16 floats). The pool's dispatch, about 1.2 us
     // at 2 threads on the VMs (cpu/PERFORMANCE.md), is what one core reads of 256 KiB from L2.
     static constexpr std::size_t grain_bytes = std::size_t{256} << 10;
-    // Chunks per part: the granularity at which an idle thread can take over a starved one's work.
+    // Chunks per part, at most: the granularity at which an idle thread can take over a starved
+    // one's work. A chunk is at least 1 MiB: each is a kernel call and a claim, ~25 ns, which 64 KiB
+    // chunks made 4% of a 2-thread read of 4 MiB from L3 (a quarter of that read from 1 MiB).
     static constexpr std::size_t chunks_per_part = 32;
+    static constexpr std::size_t min_chunk_bytes = std::size_t{1} << 20;
 };
 
 class CeilingRead {
@@ -65,9 +68,9 @@ private:
     };
 
     static std::size_t chunk_floats(std::span<const float> x, int part, int parts) {
-        constexpr std::size_t line = 64 / sizeof(float);
+        constexpr std::size_t line = 64 / sizeof(float), least = CeilingPolicy::min_chunk_bytes / sizeof(float);
         const std::size_t floats = static_chunk(x, part, parts).size();
-        return std::max(line, (floats + CeilingPolicy::chunks_per_part * line - 1) / (CeilingPolicy::chunks_per_part * line) * line);
+        return std::max(least, (floats + CeilingPolicy::chunks_per_part * line - 1) / (CeilingPolicy::chunks_per_part * line) * line);
     }
     static std::size_t chunks(std::span<const float> x, int part, int parts) {
         const std::size_t floats = static_chunk(x, part, parts).size(), each = chunk_floats(x, part, parts);
