@@ -22,8 +22,9 @@ enum class Device { cpu, cuda };
 
 std::string_view to_string(Device device);
 
-// Who measures a run: the harness on the host's wall clock, or the backend itself with device
-// events around the device work only.
+// Who measures a run: the harness on the host's wall clock, or the backend itself, which returns
+// the seconds from run(): device events around the device work (CUDA, nccl/*), or the slowest
+// rank's wall clock between barriers (mpi/*).
 enum class Timing { host_wall_clock, device_events };
 
 // What the backend carries its running sum in. Tests derive each backend's error bound from this
@@ -46,11 +47,12 @@ enum class Order {
     unordered,      // whatever order the library or atomics pick
 };
 
-// Whether the same input gives the same bits.
+// Whether the same input gives the same bits. For multi-GPU and MPI backends the GPU and rank
+// counts are thread counts too: the input is split by them.
 enum class Reproducibility {
     none,              // may differ from run to run (dynamic scheduling, atomics)
-    per_thread_count,  // the same bits on every run at one thread count; may change with it
-    any_thread_count,  // the same bits on every run and for every thread count
+    per_thread_count,  // the same bits on every run at one thread (GPU, rank) count; may change with it
+    any_thread_count,  // the same bits on every run and for every thread (GPU, rank) count
 };
 
 // What a row of this backend measures.
@@ -77,12 +79,14 @@ struct PrepareOptions {
     int threads = 1;                // used by parallel backends only
     bool include_transfer = false;  // device backends: time host->device copy + reduction + copy back
     int batch = 1;                  // batching backends: the calls each run_batch() will make
+    int gpus = 1;                   // multi-GPU backends: devices 0 .. gpus - 1 share the input
 };
 
 // What a device backend runs on, for the CSV's gpu column and the plots' reference line.
 struct DeviceInfo {
     std::string name;
     double peak_gbps = 0;  // theoretical memory bandwidth from the device's attributes; 0 if unknown
+    int visible = 1;       // devices of this kind the process sees: the most a multi-GPU backend can use
 };
 
 // One prepared input. run() is called many times; every call does the whole reduction again.
@@ -115,6 +119,11 @@ struct Backend {
     bool parallel = false;           // honours PrepareOptions::threads
     bool supports_transfer = false;  // honours PrepareOptions::include_transfer
     bool batches = false;            // implements Reduction::run_batch(): rows for both timing rules
+    bool multi_gpu = false;          // honours PrepareOptions::gpus: one case per --gpus count
+    // An mpi/* backend: every MPI rank prepares it with its own shard of the input, and its calls
+    // are collective (every rank makes them, in the same order). Selected by name only, never by a
+    // group (all, cpu, cuda); the only kind that runs when there is more than one rank.
+    bool distributed = false;
 
     Traits traits = {};
 

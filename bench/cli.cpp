@@ -81,16 +81,26 @@ std::uint64_t to_elements(Quantity q, std::string_view token, std::string_view s
     return elements;
 }
 
-// Repeated counts are dropped (first-seen order kept): two cases with one thread count would share
-// one benchmark name, and a name must identify one case.
-std::vector<int> parse_threads(std::string_view spec) {
+// --threads and --gpus. Repeated counts are dropped (first-seen order kept): two cases with one
+// count would share one benchmark name, and a name must identify one case.
+std::vector<int> parse_counts(std::string_view spec, std::string_view option, int most) {
     std::vector<int> counts;
     for (std::string_view part : split(spec, ',')) {
-        const std::uint64_t n = parse_unsigned(part, "--threads");
-        if (n < 1 || n > 4096) throw UsageError("--threads: '" + std::string(part) + "' is not between 1 and 4096");
+        const std::uint64_t n = parse_unsigned(part, option);
+        if (n < 1 || n > static_cast<std::uint64_t>(most))
+            throw UsageError(std::string(option) + ": '" + std::string(part) + "' is not between 1 and " + std::to_string(most));
         if (std::find(counts.begin(), counts.end(), static_cast<int>(n)) == counts.end()) counts.push_back(static_cast<int>(n));
     }
     return counts;
+}
+
+// ill:C's C: a number like 1e16, from kMinCondition to kMaxCondition.
+double parse_condition(std::string_view text) {
+    double c = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !(c >= kMinCondition && c <= kMaxCondition))
+        throw UsageError("--input=ill:C: '" + std::string(text) + "' is not a condition number from 1 to 1e40 (write e.g. ill:1e16)");
+    return c;
 }
 
 // Google Benchmark parses its own flags, but accepts values that measure nothing, and its output file
@@ -121,8 +131,13 @@ InputSpec parse_input(std::string_view value, InputSpec spec) {
     if (value == "ones") spec.distribution = Distribution::ones;
     else if (value == "uniform") spec.distribution = Distribution::uniform;
     else if (value == "normal") spec.distribution = Distribution::normal;
+    else if (value.starts_with("ill:")) {
+        spec.distribution = Distribution::ill_conditioned;
+        spec.condition = parse_condition(value.substr(4));
+    } else if (value == "wide") spec.distribution = Distribution::wide;
+    else if (value == "cancel") spec.distribution = Distribution::cancel;
     else if (value.starts_with("file:") && value.size() > 5) spec.file = std::string(value.substr(5));
-    else throw UsageError("--input: '" + std::string(value) + "' is not ones, uniform, normal or file:PATH");
+    else throw UsageError("--input: '" + std::string(value) + "' is not ones, uniform, normal or file:PATH, nor a hard input: ill:C, wide or cancel");
     return spec;
 }
 
@@ -161,11 +176,11 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
         const std::string pattern(part);
         bool matched = false;
         for (const auto& backend : all) {
-            const bool hit = pattern == "all" || pattern == to_string(backend.device) ||
-                             fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
+            const bool in_group = !backend.distributed && (pattern == "all" || pattern == to_string(backend.device));
+            const bool hit = in_group || fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
             if (hit) { add(backend); matched = true; }
         }
-        const bool names_cuda = pattern == "cuda" || pattern.starts_with("cuda/");
+        const bool names_cuda = pattern == "cuda" || pattern.starts_with("cuda/") || pattern.starts_with("nccl/") || pattern == "mpi/cuda";
         if (const auto missing = device_support(Device::cuda); names_cuda && missing)
             throw UsageError("--backend: '" + pattern + "': this build has no CUDA backends: " + *missing);
         if (!matched && pattern != "cpu" && pattern != "cuda") {
@@ -215,7 +230,8 @@ Options parse_command_line(const std::vector<std::string>& args) {
         }
         else if (key == "--input") { need_value(); options.input = parse_input(value, options.input); }
         else if (key == "--seed") { need_value(); options.input.seed = parse_unsigned(value, "--seed"); }
-        else if (key == "--threads") { need_value(); options.threads = parse_threads(value); }
+        else if (key == "--threads") { need_value(); options.threads = parse_counts(value, "--threads", 4096); }
+        else if (key == "--gpus") { need_value(); options.gpus = parse_counts(value, "--gpus", 1024); }
         else if (key == "--csv") { need_value(); options.csv_path = value; }
         else if (key == "--json") { need_value(); options.json_path = value; }
         else throw UsageError("unknown option '" + arg + "' (see --help)");
@@ -237,6 +253,9 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
 
   --backend=LIST     all (default), cpu, cuda, or comma-separated names and shell globs
                      (cpu/avx2/*,cuda/cub). An unknown name exits with the list of valid ones.
+                     The groups leave out the mpi/* backends, which run under mpirun: name them
+                     (--backend='mpi/*'). Under mpirun with more than one rank only mpi/* run, and
+                     only rank 0 prints and writes rows (README.md, "Running on a cluster").
   --list             list every backend, available or not (with the reason), and exit
   --machine          print this machine's identity (host name and a hardware fingerprint, the
                      CSV's machine column and scripts/run.sh's results file name) and exit
@@ -247,13 +266,17 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      SPEC counts elements per thread: each thread count T of --threads runs at
                      T x each size, serial backends at each size (for dispatch latency:
                      --sizes=per-thread:16 --threads=1,2,4,8 is 16 floats, one cache line, per thread).
-  --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH
+  --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH, or a hard one:
+                     ill:C (condition number about C, e.g. ill:1e16) | wide (every binade, both signs,
+                     subnormals) | cancel (large +x, -x pairs and small values in [0,1))
                      file:PATH reads a regular file of raw little-endian float32, or a float32 .npy
                      file (one that starts with the .npy magic, whatever its name); its length is
                      the size, so --sizes does not apply. A file too large for memory is skipped.
   --seed=N           seed of the generated inputs (default 42); same seed, same floats, any machine
   --threads=N[,N..]  threads for the parallel backends (default: all hardware threads); a list
                      sweeps them, for scaling curves
+  --gpus=N[,N..]     GPUs for the multi-GPU backends (nccl/*; default: every visible GPU); a list
+                     sweeps them. A count above the visible GPUs is skipped, named (exit status 1)
   --include-transfer also time CUDA backends with the host->device copy from pinned memory and the
                      result's copy back inside the timed region (device column cuda+h2d)
   --csv=PATH         append one row per measurement; a new file gets the header, an existing one

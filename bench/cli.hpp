@@ -24,6 +24,7 @@ struct Options {
     bool sizes_per_thread = false;     // --sizes=per-thread:SPEC: sizes are elements per thread
     InputSpec input;
     std::vector<int> threads;  // thread counts for parallel backends
+    std::vector<int> gpus;     // GPU counts for multi-GPU backends; empty: all visible GPUs
     bool include_transfer = false;
     bool list = false;
     bool machine = false;  // print machine_identity() and exit
@@ -43,6 +44,7 @@ Options parse_command_line(const std::vector<std::string>& args);
 std::vector<std::uint64_t> parse_sizes(std::string_view spec);
 
 // "all", "cpu", "cuda", names and shell-style globs, comma-separated, into registered backends.
+// The groups leave out the distributed (mpi/*) backends: those are named, or matched by a glob.
 // Throws UsageError naming the unknown entry and listing the valid names.
 std::vector<const Backend*> select_backends(std::string_view spec);
 

@@ -37,7 +37,7 @@ void ExactAccumulator::add(std::span<const float> values) {
         const std::size_t end = std::min(values.size(), begin + kChunk);
         // Four bin sets, used in turn, so that neighbours with equal exponents do not wait on each
         // other's store.
-        std::vector<std::array<std::int64_t, 256>> bins(4, std::array<std::int64_t, 256>{});
+        std::vector<std::array<std::int64_t, kExponentBins>> bins(4, std::array<std::int64_t, kExponentBins>{});
         for (std::size_t i = begin; i < end; ++i) {
             const auto bits = std::bit_cast<std::uint32_t>(values[i]);
             const std::uint32_t exponent = (bits >> 23) & 0xffu;
@@ -49,16 +49,18 @@ void ExactAccumulator::add(std::span<const float> values) {
             const std::int64_t mantissa = (bits & 0x7fffffu) | (exponent ? 0x800000u : 0u);
             bins[i & 3][exponent ? exponent : 1] += (bits >> 31) ? -mantissa : mantissa;
         }
-        for (const auto& set : bins)
-            for (int e = 1; e < 255; ++e) {
-                const std::int64_t bin = set[e];
-                if (bin == 0) continue;
-                const std::uint64_t magnitude = bin < 0 ? 0 - static_cast<std::uint64_t>(bin)
-                                                        : static_cast<std::uint64_t>(bin);
-                add_scaled(magnitude, bin < 0, e - kFloatBias - kLowestBit);
-            }
-        normalize();
+        for (const auto& set : bins) add_exponent_bins(set);
     }
+}
+
+void ExactAccumulator::add_exponent_bins(std::span<const std::int64_t, kExponentBins> bins) {
+    for (int e = 1; e < 255; ++e) {
+        const std::int64_t bin = bins[e];
+        if (bin == 0) continue;
+        const std::uint64_t magnitude = bin < 0 ? 0 - static_cast<std::uint64_t>(bin) : static_cast<std::uint64_t>(bin);
+        add_scaled(magnitude, bin < 0, e - kFloatBias - kLowestBit);
+    }
+    normalize();
 }
 
 void ExactAccumulator::add(double value) {
@@ -79,6 +81,25 @@ ExactAccumulator& ExactAccumulator::operator+=(const ExactAccumulator& other) {
     saw_pos_inf_ |= other.saw_pos_inf_;
     saw_neg_inf_ |= other.saw_neg_inf_;
     return *this;
+}
+
+std::array<std::int64_t, ExactAccumulator::kWords> ExactAccumulator::words() const {
+    std::array<std::int64_t, kWords> words{};
+    std::copy(digits_.begin(), digits_.end(), words.begin());
+    words[kDigits] = saw_nan_;
+    words[kDigits + 1] = saw_pos_inf_;
+    words[kDigits + 2] = saw_neg_inf_;
+    return words;
+}
+
+ExactAccumulator ExactAccumulator::from_words(std::span<const std::int64_t, kWords> words) {
+    ExactAccumulator sum;
+    std::copy(words.begin(), words.begin() + kDigits, sum.digits_.begin());
+    sum.normalize();
+    sum.saw_nan_ = words[kDigits] != 0;
+    sum.saw_pos_inf_ = words[kDigits + 1] != 0;
+    sum.saw_neg_inf_ = words[kDigits + 2] != 0;
+    return sum;
 }
 
 double ExactAccumulator::round() const {

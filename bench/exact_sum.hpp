@@ -8,16 +8,36 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
 namespace shootout {
 
 class ExactAccumulator {
+private:
+    static constexpr int kDigitBits = 32;
+    static constexpr int kDigits = 70;  // 2240 bits from 2^-1074: every double, with 64 bits to spare
+
 public:
+    // Floats whose sum's first level is kept elsewhere (a GPU) as one integer per biased exponent:
+    // bins[e] sums the signed 24-bit significands of the floats with biased exponent e (subnormals
+    // in bin 1); bins 0 and 255 are unused. Adds sum over e of bins[e] * 2^(e - 150), exactly.
+    static constexpr std::size_t kExponentBins = 256;
+    void add_exponent_bins(std::span<const std::int64_t, kExponentBins> bins);
+
     void add(std::span<const float> values);
     void add(double value);
     ExactAccumulator& operator+=(const ExactAccumulator& other);
+
+    // The state as integer words, for combining accumulators across processes: the digits, then one
+    // word per kind of non-finite value seen (0 or 1). Digits are kept normalized (below 2^32, all
+    // but the signed top one), so the word-by-word sum of up to 2^31 accumulators' words is the
+    // words of their sum: an all-reduce of int64 words with MPI_SUM combines them exactly, in any
+    // order, for any number of ranks.
+    static constexpr std::size_t kWords = kDigits + 3;
+    std::array<std::int64_t, kWords> words() const;
+    static ExactAccumulator from_words(std::span<const std::int64_t, kWords> words);
 
     // S correctly rounded to double. NaN if a NaN, or both infinities, were added; the infinity
     // if only one sign of infinity was.
@@ -26,9 +46,6 @@ public:
     bool saw_non_finite() const { return saw_nan_ || saw_pos_inf_ || saw_neg_inf_; }
 
 private:
-    static constexpr int kDigitBits = 32;
-    static constexpr int kDigits = 70;  // 2240 bits from 2^-1074: every double, with 64 bits to spare
-
     // Adds magnitude * 2^(bit - 1074), negated when negative is set.
     void add_scaled(std::uint64_t magnitude, bool negative, int bit);
     void normalize();  // carries so that every digit but the top one is in [0, 2^32)

@@ -31,6 +31,20 @@ std::string InputSpec::label() const {
         case Distribution::ones: return "ones";
         case Distribution::uniform: return "uniform";
         case Distribution::normal: return "normal";
+        case Distribution::ill_conditioned: {
+            // "%g" writes 1e+16; the label says 1e16, as typed.
+            char text[32];
+            std::snprintf(text, sizeof text, "%g", condition);
+            std::string c = text;
+            if (const std::size_t e = c.find('e'); e != std::string::npos) {
+                std::size_t digits = e + 1 + (c[e + 1] == '+' || c[e + 1] == '-');
+                while (digits + 1 < c.size() && c[digits] == '0') c.erase(digits, 1);
+                if (c[e + 1] == '+') c.erase(e + 1, 1);
+            }
+            return "ill:" + c;
+        }
+        case Distribution::wide: return "wide";
+        case Distribution::cancel: return "cancel";
     }
     return "unknown";
 }
@@ -47,31 +61,109 @@ constexpr std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-float value_at(Distribution distribution, std::uint64_t key, std::uint64_t i) {
-    switch (distribution) {
-        case Distribution::ones: return 1.0f;
-        case Distribution::uniform: return static_cast<float>(mix(key ^ i) >> 40) * 0x1p-24f;
-        case Distribution::normal: {
-            const double u1 = static_cast<double>((mix(key ^ (2 * i)) >> 11) + 1) * 0x1p-53;  // (0, 1]
-            const double u2 = static_cast<double>(mix(key ^ (2 * i + 1)) >> 11) * 0x1p-53;    // [0, 1)
-            return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
-        }
-    }
-    return 0.0f;
+float uniform_value(std::uint64_t key, std::uint64_t i) { return static_cast<float>(mix(key ^ i) >> 40) * 0x1p-24f; }
+
+// (1 + f) 2^e with the sign and the 23-bit fraction f from h's bits 63 and 0..22. Callers draw
+// anything else from bits 32..55 (and ill:C's pair kind from bits 61..62).
+float signed_power(std::uint64_t h, int e) {
+    const float x = std::ldexp(1.0f + static_cast<float>(h & 0x7fffffu) * 0x1p-23f, e);
+    return h >> 63 ? -x : x;
 }
+
+// ill:C's parameters for a condition number C (inputs.hpp says how it is built).
+struct IllConditioned {
+    int top_exponent;  // the large values' exponents are uniform in [0, top_exponent]
+    double small_mean;
+
+    explicit IllConditioned(double condition) : top_exponent(static_cast<int>(std::lround(std::log2(condition) / 2))) {
+        // E|a| = 1.5 (2^(top + 1) - 1) / (top + 1). Three large pairs per small pair: sum |x| over
+        // the large elements is 3 E|a| per small element, which must be C times its mean.
+        const double mean_large = 1.5 * (std::ldexp(1.0, top_exponent + 1) - 1) / (top_exponent + 1);
+        small_mean = 3 * mean_large / condition;
+    }
+
+    float value(std::uint64_t key, std::uint64_t i, std::uint64_t n) const {
+        const std::uint64_t pair = std::min(i, n - 1 - i);
+        const std::uint64_t h = mix(mix(key + 1) ^ pair);  // the pair's own draw, the same for both elements
+        if (pair == n - 1 - pair || (h >> 61 & 3) == 0) {
+            const double u = static_cast<double>(mix(key ^ i) >> 11) * 0x1p-53;
+            return static_cast<float>(small_mean * (0.5 + u));
+        }
+        const float a = signed_power(h, static_cast<int>((h >> 32 & 0xffffffu) % static_cast<std::uint64_t>(top_exponent + 1)));
+        return i == pair ? a : -a;
+    }
+};
+
+float wide_value(std::uint64_t key, std::uint64_t i) {
+    const std::uint64_t h = mix(key ^ i);
+    const auto biased = static_cast<std::uint32_t>((h >> 32 & 0xffffffu) % 255);  // 0 (subnormal or zero) to 254
+    return std::bit_cast<float>(static_cast<std::uint32_t>(h >> 63) << 31 | biased << 23 | static_cast<std::uint32_t>(h & 0x7fffffu));
+}
+
+float cancel_value(std::uint64_t key, std::uint64_t i, std::uint64_t n) {
+    const bool large = i % 4 == 1 || (i % 4 == 0 && i + 1 < n);
+    if (!large) return uniform_value(key, i);
+    const float x = signed_power(mix(mix(key + 2) ^ (i / 4)), 20);
+    return i % 4 == 0 ? x : -x;
+}
+
+// out[i] from (seed, i, n) alone.
+class Generator {
+public:
+    Generator(const InputSpec& spec, std::uint64_t n)
+        : distribution_(spec.distribution), key_(mix(spec.seed)), n_(n),
+          ill_(spec.distribution == Distribution::ill_conditioned ? spec.condition : kMinCondition) {}
+
+    float operator()(std::uint64_t i) const {
+        switch (distribution_) {
+            case Distribution::ones: return 1.0f;
+            case Distribution::uniform: return uniform_value(key_, i);
+            case Distribution::normal: {
+                const double u1 = static_cast<double>((mix(key_ ^ (2 * i)) >> 11) + 1) * 0x1p-53;  // (0, 1]
+                const double u2 = static_cast<double>(mix(key_ ^ (2 * i + 1)) >> 11) * 0x1p-53;    // [0, 1)
+                return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
+            }
+            case Distribution::ill_conditioned: return ill_.value(key_, i, n_);
+            case Distribution::wide: return wide_value(key_, i);
+            case Distribution::cancel: return cancel_value(key_, i, n_);
+        }
+        return 0.0f;
+    }
+
+private:
+    Distribution distribution_;
+    std::uint64_t key_, n_;
+    IllConditioned ill_;
+};
 
 }  // namespace
 
-void fill(std::span<float> out, Distribution distribution, std::uint64_t seed) {
-    const std::uint64_t key = mix(seed);
+Shard shard_of(std::uint64_t n, int part, int parts) {
+    auto boundary = [&](int k) {  // n x k needs more than 64 bits for n near 2^40 and many parts
+        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(n) * static_cast<unsigned>(k) / static_cast<unsigned>(parts));
+    };
+    return {boundary(part), boundary(part + 1)};
+}
+
+void fill(std::span<float> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
+
+void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
+    const Generator value(spec, n);
     const std::size_t threads = std::clamp<std::size_t>(out.size() >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));
     const std::size_t share = (out.size() + threads - 1) / threads;
     std::vector<std::jthread> workers;
     for (std::size_t t = 0; t < threads; ++t)
-        workers.emplace_back([=] {
+        workers.emplace_back([=, &value] {
             const std::size_t end = std::min(out.size(), (t + 1) * share);
-            for (std::size_t i = t * share; i < end; ++i) out[i] = value_at(distribution, key, i);
+            for (std::size_t i = t * share; i < end; ++i) out[i] = value(first + i);
         });
+}
+
+void fill(std::span<float> out, Distribution distribution, std::uint64_t seed) {
+    InputSpec spec;
+    spec.distribution = distribution;
+    spec.seed = seed;
+    fill(out, spec);
 }
 
 namespace {
@@ -191,7 +283,7 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
 
 }  // namespace
 
-HostArray read_float_file(const std::string& path) {
+HostArray read_float_file(const std::string& path, int part, int parts) {
     const OpenFile file(path);
     const bool npy = starts_with_npy_magic(file);
     std::string extension = std::filesystem::path(path).extension().string();
@@ -208,18 +300,20 @@ HostArray read_float_file(const std::string& path) {
                        " values but its data holds " + std::to_string(bytes / sizeof(float)));
     if (bytes == 0) fail(path, "holds no float32 values");
 
+    const Shard shard = shard_of(bytes / sizeof(float), part, parts);
+    const std::uint64_t shard_bytes = shard.size() * sizeof(float);
     const std::uint64_t available = available_memory_bytes();
-    const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(bytes)) +
+    const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(shard_bytes)) +
                                   " of host memory and " + gib(static_cast<double>(available)) + " is available");
-    if (bytes > available) throw too_large;
+    if (shard_bytes > available) throw too_large;
     HostArray values;
     try {
-        values = HostArray(bytes / sizeof(float));
+        values = HostArray(shard.size());
     } catch (const std::bad_alloc&) {
         throw too_large;  // available memory is an estimate: a cgroup or address-space limit can be lower
     }
     static_assert(std::endian::native == std::endian::little, "raw input files are little-endian float32");
-    file.read({reinterpret_cast<char*>(values.span().data()), bytes}, offset);
+    file.read({reinterpret_cast<char*>(values.span().data()), shard_bytes}, offset + shard.begin * sizeof(float));
     return values;
 }
 

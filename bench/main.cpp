@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "measurement_rules.hpp"
+#include "mpi_world.hpp"
 #include "runner.hpp"
 #include "system_info.hpp"
 
@@ -23,7 +24,7 @@ void list_backends(std::ostream& out) {
             << " role=" << shootout::to_string(t.role) << '\n';
     }
     if (const auto missing = shootout::device_support(shootout::Device::cuda))
-        out << std::left << std::setw(36) << "cuda/*" << " cuda  unavailable  " << *missing << '\n';
+        out << std::left << std::setw(36) << "cuda/*, nccl/*, mpi/cuda" << " cuda  unavailable  " << *missing << '\n';
 }
 
 // Our defaults for Google Benchmark, placed before the user's flags so that theirs win.
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         const auto backends = shootout::select_backends(options.backends);
+        const shootout::mpi::Session mpi_session(backends);
 
         std::vector<std::string> args = benchmark_arguments(argv[0], options.benchmark_flags);
         std::vector<char*> pointers;
@@ -61,7 +63,14 @@ int main(int argc, char** argv) {
         benchmark::Initialize(&count, pointers.data());
         if (count > 1) throw shootout::UsageError(std::string("unknown Google Benchmark flag '") + pointers[1] + "'");
 
-        return shootout::run_sweep(options, backends, std::cout, std::cerr);
+        if (shootout::mpi::is_root()) return shootout::run_sweep(options, backends, std::cout, std::cerr);
+        // The other ranks take part in every collective call but print and write nothing: rank 0
+        // speaks for the run (README.md, "Running on a cluster").
+        shootout::Options silent = options;
+        silent.csv_path.clear();
+        silent.json_path.clear();
+        std::ostream nowhere(nullptr);
+        return shootout::run_sweep(silent, backends, nowhere, nowhere);
     } catch (const shootout::UsageError& e) {
         std::cerr << "accumulate_bench: " << e.what() << '\n';
         return 2;

@@ -103,6 +103,7 @@ std::vector<Column> columns(const Measurement& m) {
         text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
         text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
+        whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
         text("pages", m.pages),
     };
 }
@@ -213,7 +214,10 @@ std::string progress_line(std::size_t index, std::size_t total, const Measuremen
     std::snprintf(line, sizeof line, "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e",
                   progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), describe_size(m.n).c_str(), m.threads,
                   m.input.c_str(), m.gbps, m.time_ns_median, m.rel_error);
-    return line;
+    // Only where there is more than one: the lines of one-GPU, one-process runs stay as they were.
+    std::string more = m.gpus > 1 ? "  gpus=" + std::to_string(m.gpus) : "";
+    if (m.ranks > 1) more += "  ranks=" + std::to_string(m.ranks);
+    return line + more;
 }
 
 }  // namespace shootout

@@ -1,6 +1,8 @@
 // The sweep, in four stages per size: plan the cases (sweep_plan), make the input and its exact sum
 // (below), time every case (case_timer), and record each finished case as a Measurement for the
-// reporters (below).
+// reporters (below). Under MPI every rank runs the same sweep on its own shard of each input
+// (mpi_world.hpp); the distributed backends' calls meet in collectives, and only rank 0's reporters
+// and progress lines exist (main.cpp).
 #include "runner.hpp"
 
 #include <benchmark/benchmark.h>
@@ -14,6 +16,7 @@
 #include "case_timer.hpp"
 #include "exact_sum.hpp"
 #include "measurement_rules.hpp"
+#include "mpi_world.hpp"
 #include "reporters.hpp"
 #include "sweep_plan.hpp"
 #include "system_info.hpp"
@@ -28,18 +31,20 @@ std::string gib(double bytes) {
     return text;
 }
 
-// Input: the generated floats for one size, or nothing (with the reason printed) when they cannot be
-// had. Input bytes plus room for what the backends and the system take alongside them must fit.
+// Input: this rank's shard of the generated floats for one size (all of them on one rank), or
+// nothing (with the reason printed) when they cannot be had. Shard bytes plus room for what the
+// backends and the system take alongside them must fit.
 std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, std::ostream& err) {
-    const double bytes = static_cast<double>(n * sizeof(float));
+    const Shard shard = shard_of(n, mpi::world().rank, mpi::world().size);
+    const double bytes = static_cast<double>(shard.size() * sizeof(float));
     if (bytes > 0.8 * static_cast<double>(available_memory_bytes())) {
         err << "skipping n=" << describe_size(n) << ": the input needs " << gib(bytes) << " of host memory and "
             << gib(static_cast<double>(available_memory_bytes())) << " is available\n";
         return std::nullopt;
     }
     try {
-        HostArray values(n);
-        fill(values.span(), spec.distribution, spec.seed);
+        HostArray values(shard.size());
+        fill(values.span(), spec, n, shard.begin);
         return values;
     } catch (const std::bad_alloc&) {
         err << "skipping n=" << describe_size(n) << ": allocating " << gib(bytes) << " of host memory failed\n";
@@ -55,7 +60,7 @@ struct RunContext {
 
 // Record: one finished case as a row.
 Measurement record(const RunContext& run, const Options& options, const Case& c, const CaseOutcome& outcome,
-                   const CaseTiming& timing, std::span<const float> input, const ExactAccumulator& exact) {
+                   const CaseTiming& timing, std::uint64_t n, const ExactAccumulator& exact) {
     const auto device = run.device_info.find(c.backend);
     const bool on_device = device != run.device_info.end();
     const Traits& traits = c.backend->traits;
@@ -66,17 +71,18 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .device = std::string(to_string(c.backend->device)) + (c.include_transfer ? "+h2d" : ""),
         .threads = c.threads, .input = options.input.label(),
         .seed = options.input.file.empty() ? std::optional(options.input.seed) : std::nullopt,
-        .n = input.size(), .bytes = input.size_bytes(),
-        .gbps = rules::gbps(input.size_bytes(), timing.median_ns),
+        .n = n, .bytes = n * sizeof(float),
+        .gbps = rules::gbps(n * sizeof(float), timing.median_ns),
         .time_ns_median = timing.median_ns, .time_ns_min = timing.min_ns, .iterations = timing.calls,
         .result = result, .exact = exact.round(), .rel_error = relative_error(result, exact),
         .peak_gbps = on_device ? device->second.peak_gbps : 0,
         .machine = run.machine, .timing = std::string(to_string(c.timing)), .batch = c.batch,
-        // The rule in measurement_rules.hpp: device-event rows rotate their inputs past the L2.
-        .cache = c.backend->timing == Timing::device_events ? "cold" : "warm",
+        // The rule in measurement_rules.hpp: GPU rows rotate their inputs past the L2.
+        .cache = c.backend->device == Device::cuda ? "cold" : "warm",
         .accumulator = std::string(to_string(traits.accumulator)), .order = std::string(to_string(traits.order)),
         .reproducibility = std::string(to_string(traits.reproducibility)), .role = std::string(to_string(traits.role)),
         .reproducible = {},  // observed across the run's cases: filled in by the sweep
+        .gpus = c.gpus, .ranks = mpi::world().size,
         .pages = outcome.pages.value_or(""),
     };
 }
@@ -86,7 +92,11 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
 int run_sweep(const Options& options, const std::vector<const Backend*>& selected, std::ostream& out, std::ostream& err) {
     std::vector<const Backend*> backends;
     for (const Backend* backend : selected) {
-        if (auto reason = backend->why_unavailable()) out << "unavailable here: " << backend->name << ": " << *reason << '\n';
+        std::optional<std::string> reason = backend->why_unavailable();
+        if (!reason && !backend->distributed && mpi::world().size > 1)
+            reason = "runs in one process, and each of the " + std::to_string(mpi::world().size) +
+                     " ranks would run it whole: under mpirun only mpi/* backends run";
+        if (reason) out << "unavailable here: " << backend->name << ": " << *reason << '\n';
         else backends.push_back(backend);
     }
     if (backends.empty()) {
@@ -96,38 +106,54 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
 
     RunContext run{.host = host_name(), .cpu = cpu_model(), .compiler = compiler_version(), .build = build_type(),
                    .machine = machine_identity(), .device_info = {}};
-    for (const Backend* backend : backends)
+    int status = 0;
+    std::map<const Backend*, int> visible_gpus;
+    for (const Backend* backend : backends) {
         if (backend->device_info) run.device_info[backend] = backend->device_info();
+        if (!backend->multi_gpu) continue;
+        const int visible = run.device_info[backend].visible;
+        visible_gpus[backend] = visible;
+        for (int gpus : gpu_counts(options, visible))
+            if (gpus > visible) {
+                out << "skipped: " << backend->name << " --gpus=" << gpus << ": only " << visible << " GPU"
+                    << (visible == 1 ? " is" : "s are") << " visible\n";
+                status = 1;
+            }
+    }
     const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
 
+    // A file input: this rank's shard of it; the sweep's one size is the whole file's.
     HostArray file_input;
     std::vector<std::uint64_t> sizes = sweep_sizes(options);
     if (!options.input.file.empty()) {
-        file_input = read_float_file(options.input.file);
-        sizes = {file_input.size()};
+        file_input = read_float_file(options.input.file, mpi::world().rank, mpi::world().size);
+        sizes = {mpi::sum(file_input.size())};
     }
 
     const bool filtered = benchmark::GetBenchmarkFilter() != "." && !benchmark::GetBenchmarkFilter().empty();
     std::size_t total = 0;
-    for (const std::uint64_t n : sizes) total += plan_cases(backends, options, n).size();
+    for (const std::uint64_t n : sizes) total += plan_cases(backends, options, n, visible_gpus).size();
     std::size_t done = 0, measured = 0;
-    int status = 0;
 
     for (const std::uint64_t n : sizes) {
-        std::list<Case> cases = plan_cases(backends, options, n);
+        std::list<Case> cases = plan_cases(backends, options, n, visible_gpus);
         if (cases.empty()) continue;  // a size per thread that no selected backend runs at
         std::optional<HostArray> generated;
         std::span<const float> input = file_input.span();
         if (options.input.file.empty()) {
             generated = generate_input(options.input, n, err);
-            if (!generated) {
+            // Every rank skips the size when one cannot have its shard: the others would wait in
+            // its collectives for ever.
+            if (!mpi::all(generated.has_value())) {
+                if (generated) err << "skipping n=" << describe_size(n) << ": another rank cannot have its shard\n";
                 done += cases.size();
                 status = 1;
                 continue;
             }
             input = generated->span();
         }
-        const ExactAccumulator exact = exact_sum(input);
+        // The exact sum of the whole input: the ranks' shards' exact sums, summed exactly.
+        const ExactAccumulator exact = mpi::sum(exact_sum(input));
         // Reproducibility, as observed: the bits of each backend's first result on this input, which
         // every repetition, thread count and timing rule must give again.
         std::map<std::pair<const Backend*, bool>, std::uint64_t> first_bits;
@@ -140,7 +166,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 status = 1;
                 return;
             }
-            Measurement m = record(run, options, c, outcome, timing, input, exact);
+            Measurement m = record(run, options, c, outcome, timing, n, exact);
             const std::uint64_t bits = std::bit_cast<std::uint64_t>(m.result);
             const auto [first, inserted] = first_bits.try_emplace({c.backend, c.include_transfer}, bits);
             m.reproducible = outcome.same_bits_every_repetition && first->second == bits ? "yes" : "no";

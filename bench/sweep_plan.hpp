@@ -1,9 +1,11 @@
-// Plan: what a sweep measures at one size. One Case per (backend, transfer, timing, threads); each
-// has a unique Google Benchmark name, which --benchmark_filter matches.
+// Plan: what a sweep measures at one size. One Case per (backend, transfer, timing, threads, GPUs);
+// each has a unique Google Benchmark name, which --benchmark_filter matches.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,10 +25,11 @@ struct Case {
     bool include_transfer;
     TimingRule timing;
     int batch;         // calls per timed region: 1 when isolated
-    std::string name;  // cpu/avx2/kahan/n:1048576/input:uniform/threads:1[/h2d][/batched]
+    int gpus;          // GPUs the case uses (per rank): 0 on the CPU, 1 for one-GPU backends
+    std::string name;  // cpu/avx2/kahan/n:1048576/input:uniform/threads:1[/gpus:2][/h2d][/batched]
 
     PrepareOptions prepare_options() const {
-        return {.threads = threads, .include_transfer = include_transfer, .batch = batch};
+        return {.threads = threads, .include_transfer = include_transfer, .batch = batch, .gpus = std::max(gpus, 1)};
     }
 };
 
@@ -43,9 +46,14 @@ struct CaseOutcome {
 // every thread count (serial backends count as one thread).
 std::vector<std::uint64_t> sweep_sizes(const Options& options);
 
+// The GPU counts a multi-GPU backend is measured at: --gpus, or every visible GPU.
+std::vector<int> gpu_counts(const Options& options, int visible);
+
 // The cases at size n. With sizes per thread, only the thread counts T for which n is T times a
 // size, and serial backends only where n is a size. A list: Google Benchmark's registrations hold
-// references to its elements.
-std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Options& options, std::uint64_t n);
+// references to its elements. A multi-GPU backend gets one case per gpu_counts() count up to its
+// visible GPUs (DeviceInfo::visible, from `visible_gpus`; the runner names the counts left out).
+std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Options& options, std::uint64_t n,
+                           const std::map<const Backend*, int>& visible_gpus = {});
 
 }  // namespace shootout

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <sstream>
 
 #include "backend.hpp"
 
@@ -34,6 +37,27 @@ std::string value_after_colon(const std::string& line) {
     const auto begin = line.find_first_not_of(" \t", colon + 1);
     return begin == std::string::npos ? "" : line.substr(begin);
 }
+
+// The core an Arm MIDR's implementer and part numbers name (Linux, arch/arm64/include/asm/cputype.h),
+// for the cores in common servers, boards and laptops; nullptr for the others.
+const char* arm_core_name(unsigned long implementer, unsigned long part) {
+    struct Core {
+        unsigned long implementer, part;
+        const char* name;
+    };
+    static constexpr Core kCores[] = {
+        {0x41, 0xd03, "Cortex-A53"},  {0x41, 0xd05, "Cortex-A55"},    {0x41, 0xd07, "Cortex-A57"},
+        {0x41, 0xd08, "Cortex-A72"},  {0x41, 0xd0b, "Cortex-A76"},    {0x41, 0xd0c, "Neoverse N1"},
+        {0x41, 0xd40, "Neoverse V1"}, {0x41, 0xd41, "Cortex-A78"},    {0x41, 0xd49, "Neoverse N2"},
+        {0x41, 0xd4f, "Neoverse V2"}, {0x41, 0xd84, "Neoverse V3"},   {0x41, 0xd8e, "Neoverse N3"},
+        {0x46, 0x001, "Fujitsu A64FX"}, {0x48, 0xd01, "HiSilicon TaiShan v110"},
+        {0x61, 0x022, "Apple M1 Icestorm"}, {0x61, 0x023, "Apple M1 Firestorm"},
+        {0x61, 0x032, "Apple M2 Blizzard"}, {0x61, 0x033, "Apple M2 Avalanche"},
+    };
+    for (const Core& core : kCores)
+        if (core.implementer == implementer && core.part == part) return core.name;
+    return nullptr;
+}
 }  // namespace
 
 std::string cpu_model(std::istream& cpuinfo) {
@@ -43,14 +67,26 @@ std::string cpu_model(std::istream& cpuinfo) {
         if (line.starts_with("CPU implementer") && implementer.empty()) implementer = value_after_colon(line);
         if (line.starts_with("CPU part") && part.empty()) part = value_after_colon(line);
     }
-    // Arm kernels give no model name, only the implementer's and the part's numbers.
+    // Arm kernels give no model name, only the implementer's and the part's numbers (of the first
+    // core listed: on big.LITTLE machines, usually a little one).
     if (implementer.empty() || part.empty()) return "unknown";
-    return (implementer == "0x41" ? "ARM" : "implementer " + implementer) + " " + part;
+    if (const char* name = arm_core_name(std::strtoul(implementer.c_str(), nullptr, 0), std::strtoul(part.c_str(), nullptr, 0)))
+        return name;
+    return "ARM implementer " + implementer + " part " + part;
 }
 
 std::string cpu_model() {
     std::ifstream in("/proc/cpuinfo");
-    return cpu_model(in);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::istringstream cpuinfo(text);
+    std::string model = cpu_model(cpuinfo);
+#if defined(__aarch64__)
+    // An arm64 kernel always lists CPU implementer; qemu-user (7.2) shows an emulated program the x86
+    // host's /proc/cpuinfo instead. Say so: the machine identity hashes this, so emulated rows never
+    // pass for the host's.
+    if (text.find("CPU implementer") == std::string::npos) model += " (emulated aarch64)";
+#endif
+    return model;
 }
 
 std::string machine_identity(const std::string& host, const std::string& cpu, const std::string& machine_id,

@@ -9,7 +9,7 @@ namespace {
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/pool/simd",
-    "persistent pinned thread pool, static chunks, widest SIMD float->double kernel per thread (AVX-512, AVX2 or portable)",
+    "persistent pinned thread pool, static chunks, widest SIMD float->double kernel per thread (AVX-512, AVX2, SVE, NEON or portable)",
     kStaticChunks(Accumulator::f64),
     [](std::span<const float> input, int threads) { return make_pool_reduction(input, threads, simd::best().sum_f64); }));
 

@@ -1,5 +1,7 @@
-// One thread, explicit SIMD: the seed article's three AVX2 kernels, written right, and the same
-// three with AVX-512. Each is available only where the CPU runs its instruction set.
+// One thread, explicit SIMD: the seed article's three AVX2 kernels, written right, the same three
+// with AVX-512, and on Arm with NEON and SVE. Each is available only where the CPU runs its
+// instruction set; every build registers all four under their stable names, a build for the other
+// architecture with the reason ("not an aarch64 build"; its kernels are simd_unbuilt.cpp's).
 #include "host_backend.hpp"
 #include "simd_kernels.hpp"
 
@@ -30,6 +32,10 @@ bool register_instruction_set(const InstructionSet& isa) {
     {"avx2", "AVX2", simd::avx2_unavailable, simd::sum_avx2_f32, simd::sum_avx2_kahan, simd::sum_avx2_f64});
 [[maybe_unused]] const bool registered_avx512 = register_instruction_set(
     {"avx512", "AVX-512", simd::avx512_unavailable, simd::sum_avx512_f32, simd::sum_avx512_kahan, simd::sum_avx512_f64});
+[[maybe_unused]] const bool registered_neon = register_instruction_set(
+    {"neon", "NEON", simd::neon_unavailable, simd::sum_neon_f32, simd::sum_neon_kahan, simd::sum_neon_f64});
+[[maybe_unused]] const bool registered_sve = register_instruction_set(
+    {"sve", "SVE (any vector length)", simd::sve_unavailable, simd::sum_sve_f32, simd::sum_sve_kahan, simd::sum_sve_f64});
 
 }  // namespace
 }  // namespace shootout

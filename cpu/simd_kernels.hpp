@@ -3,46 +3,75 @@
 // runs.
 //
 // Each instruction set's kernels live in their own source file compiled with that set's target flags
-// (simd_avx2.cpp, simd_avx512.cpp); only call them after the matching *_unavailable() said nullopt.
+// (simd_avx2.cpp, simd_avx512.cpp on x86-64; simd_neon.cpp, simd_sve.cpp on aarch64), and only in a
+// build for that architecture: the other architecture's are stand-ins that throw (simd_unbuilt.cpp).
+// Only call them after the matching *_unavailable() said nullopt.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
 
+namespace shootout::exact {
+struct Sum;  // exact/exact_accumulator.hpp
+}
+
 namespace shootout::simd {
 
 using SumToFloat = float (*)(const float* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
+using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum& sum);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
 float sum_avx2_f32(const float* x, std::size_t n);
 float sum_avx512_f32(const float* x, std::size_t n);
+float sum_neon_f32(const float* x, std::size_t n);
+float sum_sve_f32(const float* x, std::size_t n);
 
 // Kahan-compensated float lanes; the lanes' sums and compensations are combined with Neumaier's
 // compensated summation at the end.
 float sum_avx2_kahan(const float* x, std::size_t n);
 float sum_avx512_kahan(const float* x, std::size_t n);
+float sum_neon_kahan(const float* x, std::size_t n);
+float sum_sve_kahan(const float* x, std::size_t n);
 
 // Each float widened to double before it is added: double lanes, several independent accumulators.
 double sum_avx2_f64(const float* x, std::size_t n);
 double sum_avx512_f64(const float* x, std::size_t n);
+double sum_neon_f64(const float* x, std::size_t n);
+double sum_sve_f64(const float* x, std::size_t n);
+
+// Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
+// (simd_exact.hpp); leaves its digits normalized.
+void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum);
+void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum);
 
 // Portable loops with independent accumulators (the compiler vectorises them for the baseline ISA):
-// the fallbacks on CPUs with neither AVX2 nor AVX-512.
+// the fallbacks on CPUs with none of the instruction sets above.
 inline constexpr std::size_t kUnrolledAccumulators = 16;
 float sum_unrolled_f32(const float* x, std::size_t n);
 double sum_unrolled_f64(const float* x, std::size_t n);
+// One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
+// normalized.
+void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum);
 
-// Why this CPU cannot run the kernels of that instruction set, or nullopt when it can.
+// Why this CPU cannot run the kernels of that instruction set, or nullopt when it can. In a build
+// for another architecture: "not an x86-64 build", "not an aarch64 build".
 std::optional<std::string> avx2_unavailable();
 std::optional<std::string> avx512_unavailable();
+std::optional<std::string> neon_unavailable();
+std::optional<std::string> sve_unavailable();
 
-// The widest kernels this CPU runs: AVX-512, else AVX2, else the portable loops.
+// SVE's vector length on this CPU, in bits (128 to 2048); only where sve_unavailable() said nullopt.
+std::size_t sve_vector_bits();
+
+// The widest kernels this CPU runs: on x86-64 AVX-512, else AVX2; on aarch64 SVE, else NEON; else
+// the portable loops.
 struct Best {
-    const char* isa;  // "avx512", "avx2" or "portable"
+    const char* isa;  // "avx512", "avx2", "sve", "neon" or "portable"
     SumToFloat sum_f32;
     SumToDouble sum_f64;
+    AccumulateExact accumulate_exact;
 };
 const Best& best();
 

@@ -2,15 +2,17 @@
 //
 // Isa supplies the primitives (vector types, loads, adds, stores); Policy the tuning, one Loop per
 // kernel (independent accumulators, software prefetch) and whether double adds alternate between
-// the add and the FMA units. Only simd_avx2.cpp and simd_avx512.cpp include this, each with its own
-// target flags; everything here is a template of Isa or always inlined, so no out-of-line copy
-// compiled for one instruction set can serve a caller of another.
+// the add and the FMA units. Only simd_avx2.cpp, simd_avx512.cpp and simd_neon.cpp include this,
+// each with its own target flags; everything here is a template of Isa or always inlined, so no
+// out-of-line copy compiled for one instruction set can serve a caller of another. (SVE's vectors
+// have no size at compile time, so no arrays of them and no sizeof: simd_sve.cpp writes the same
+// algorithms out with predicates.)
 //
 // Every kernel:
 //   - runs Loop::accumulators independent vector chains over full blocks, so the add latency is hidden,
 //   - then takes the rest one vector at a time into accumulator 0, the last vector with a masked load
 //     that reads only the remaining floats and fills the other lanes with +0 (no scalar tail, no read
-//     past the end),
+//     past the end; NEON, which has no masked load, copies them into a zeroed vector),
 //   - uses unaligned loads throughout: any start address works.
 #pragma once
 

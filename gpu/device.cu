@@ -55,7 +55,23 @@ const DeviceProperties& device_properties() {
 DeviceInfo device_info() {
     if (why_no_device()) return {};
     const DeviceProperties& p = device_properties();
-    return {.name = p.name, .peak_gbps = p.peak_gbps};
+    return {.name = p.name, .peak_gbps = p.peak_gbps, .visible = visible_devices()};
 }
+
+int visible_devices() {
+    if (why_no_device()) return 0;
+    int count = 0;
+    SHOOTOUT_CUDA_CHECK(cudaGetDeviceCount(&count));
+    return count;
+}
+
+void select_device(int device) { SHOOTOUT_CUDA_CHECK(cudaSetDevice(device)); }
+
+DeviceScope::DeviceScope(int device) {
+    SHOOTOUT_CUDA_CHECK(cudaGetDevice(&previous_));
+    select_device(device);
+}
+
+DeviceScope::~DeviceScope() { cudaSetDevice(previous_); }
 
 }  // namespace shootout::cuda

@@ -1,4 +1,6 @@
-// The CUDA device the backends run on (the current device), read once.
+// The CUDA device the backends run on (the current device), read once, and the devices the process
+// sees. Multi-GPU backends use devices 0 .. N-1 and take them to be the current device's model (the
+// properties below are read once, from the first device they are asked on).
 #pragma once
 
 #include <cstddef>
@@ -23,5 +25,23 @@ std::optional<std::string> why_no_device();
 const DeviceProperties& device_properties();
 
 DeviceInfo device_info();
+
+// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies); 0 when there are none.
+int visible_devices();
+
+// Makes `device` this thread's current device: where later allocations and launches go.
+void select_device(int device);
+
+// Sets a device as current for a scope and puts the previous one back after it.
+class DeviceScope {
+public:
+    explicit DeviceScope(int device);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+    int previous_ = 0;
+};
 
 }  // namespace shootout::cuda

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "accumulators.cuh"
+#include "stream_load.cuh"
 
 namespace shootout::cuda {
 
@@ -16,8 +17,9 @@ constexpr int kLoadsInFlight = 4;
 
 // This thread's share of in[0..n), accumulated into a fresh state. `LoadsInFlight` 16-byte loads are
 // issued before the first is added; which elements a thread takes depends on the grid and block
-// sizes alone, and each thread adds them in the same order on every call.
-template <class Acc, int LoadsInFlight = kLoadsInFlight>
+// sizes alone, and each thread adds them in the same order on every call. Hint: how the 16-byte loads
+// are issued (stream_load.cuh).
+template <class Acc, int LoadsInFlight = kLoadsInFlight, LoadHint Hint = LoadHint::ldg>
 __device__ typename Acc::State grid_stride_partial(const float* __restrict__ in, std::size_t n) {
     const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
@@ -33,11 +35,11 @@ __device__ typename Acc::State grid_stride_partial(const float* __restrict__ in,
     for (; i + (LoadsInFlight - 1) * threads < vectors; i += LoadsInFlight * threads) {
         float4 v[LoadsInFlight];
 #pragma unroll
-        for (int k = 0; k < LoadsInFlight; ++k) v[k] = __ldg(body + i + k * threads);
+        for (int k = 0; k < LoadsInFlight; ++k) v[k] = load_stream<Hint>(body + i + k * threads);
 #pragma unroll
         for (int k = 0; k < LoadsInFlight; ++k) add4<Acc>(s, v[k]);
     }
-    for (; i < vectors; i += threads) add4<Acc>(s, __ldg(body + i));
+    for (; i < vectors; i += threads) add4<Acc>(s, load_stream<Hint>(body + i));
 
     const std::size_t tail = head + 4 * vectors + thread;
     if (tail < n) Acc::add(s, __ldg(in + tail));

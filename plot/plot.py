@@ -20,7 +20,11 @@ Writes under DIR (default results/plots), each plot as PNG and SVG:
                nanoseconds per call against threads on tiny inputs (--latency-floats per thread),
                for the parallel CPU backends, from the --latency-csv files (default
                results/latency/*.csv, written by accumulate_bench --sizes=per-thread:16)
-    summary.md fastest and most accurate backend per machine, device and size
+    scale_out  GB/s against GPUs (nccl/*) and against MPI ranks (mpi/*) at 2^24, 2^28 and 2^31
+               elements, with the ideal line (linear from the 1-GPU, 1-rank point); only when a
+               backend was run at several GPU or rank counts
+    summary.md fastest and most accurate backend per machine, device and size, and the scale-out
+               GB/s per count with the efficiency
 GPU rows use the batched timing (K calls back to back per timed region) unless --timing isolated.
 A ceiling point that a reduction with as many threads or fewer beats by more than 2% is drawn
 hollow in gbps: the read there is no ceiling.
@@ -76,9 +80,12 @@ plt.rcParams.update({
     "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
     "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, testable
 })
-PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency"]
+PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "scale_out"]
 BEATEN_CEILING_STYLE = dict(linestyle="none", marker="o", markersize=9, markerfacecolor="white",
                             markeredgecolor="black", markeredgewidth=1.6, zorder=4)
+SCALE_OUT_SIZES = [2**24, 2**28, 2**31]  # the scale_out plot's panels, where measured
+SCALE_OUT_AXES = {"gpus": "GPUs (one process, NCCL)", "ranks": "MPI ranks (mpirun -np)"}
+IDEAL_STYLE = dict(linestyle=(0, (1, 2)), linewidth=1.3, marker="")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,6 +199,14 @@ def machines_of(df: pd.DataFrame) -> list[str]:
     return m["machine"].tolist()
 
 
+def counts_suffix(rows: pd.DataFrame) -> str:
+    """' (8 GPUs)', ' (4 ranks)': a series measured on more than one GPU or rank, whose GB/s is
+    theirs together (the ceiling and peak lines are one device's)."""
+    parts = [f"{int(rows[c].max())} {name}" for c, name in [("gpus", "GPUs"), ("ranks", "ranks")]
+             if rows[c].max() > 1]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 # ---------------------------------------------------------------------------------------------
 # 1. GB/s against size
 
@@ -199,7 +214,7 @@ def machines_of(df: pd.DataFrame) -> list[str]:
 def plot_gbps(speed: pd.DataFrame, beaten: pd.DataFrame, styles, traits, out: Path,
               written: list[Path]):
     """beaten: sc.beaten_ceilings() of the rows; the ceiling's beaten points are drawn hollow."""
-    beaten = beaten.loc[beaten["beaten"], sc.CEILING_KEY + ["threads"]]
+    beaten = beaten.loc[beaten["beaten"], sc.BEATEN_KEY]
     panels = []  # (machine, device)
     for machine in machines_of(speed):
         devs = set(speed.loc[speed["machine"] == machine, "device"])
@@ -219,7 +234,7 @@ def plot_gbps(speed: pd.DataFrame, beaten: pd.DataFrame, styles, traits, out: Pa
             if role == "ceiling":
                 h, = ax.plot(r["n"], r["gbps"], label=f"ceiling: {sc.series_label(b, device)}"
                              + suffix, **CEILING_STYLE)
-                hit = r.merge(beaten, on=sc.CEILING_KEY + ["threads"])
+                hit = r.merge(beaten, on=sc.BEATEN_KEY)
                 if not hit.empty:
                     handles.append(h)
                     h, = ax.plot(hit["n"], hit["gbps"], label="hollow: a reduction with as many "
@@ -229,8 +244,8 @@ def plot_gbps(speed: pd.DataFrame, beaten: pd.DataFrame, styles, traits, out: Pa
                 h, = ax.plot(r["n"], r["gbps"], label=f"reference: {sc.series_label(b, device)}"
                              + suffix, **COPY_STYLE)
             else:
-                h, = ax.plot(r["n"], r["gbps"], label=traits_label(b, device, traits) + suffix,
-                             markersize=5, linewidth=1.4, **styles[b])
+                h, = ax.plot(r["n"], r["gbps"], label=traits_label(b, device, traits) + suffix
+                             + counts_suffix(r), markersize=5, linewidth=1.4, **styles[b])
             handles.append(h)
         # The device's memory peak says nothing about a PCIe-bound host->device series.
         peaks = rows["peak_gbps"].dropna().unique() if device != "cuda+h2d" else []
@@ -555,7 +570,7 @@ def plot_gpu_timing(speed_all: pd.DataFrame, traits, out: Path, written: list[Pa
 
 def plot_scaling(all_threads: pd.DataFrame, styles, traits, out: Path,
                  written: list[Path]) -> str | None:
-    s = all_threads[all_threads["device"] == "cpu"]
+    s = all_threads[(all_threads["device"] == "cpu") & (all_threads["ranks"] == 1)]
     counts = s.groupby(["machine", "backend", "n"])["threads"].nunique()
     sweeps = counts[counts >= 2]
     if sweeps.empty:
@@ -652,11 +667,89 @@ def plot_dispatch_latency(lat: pd.DataFrame, floats: int, styles, traits, out: P
 
 
 # ---------------------------------------------------------------------------------------------
+# Optional: scaling over GPUs and MPI ranks
+
+
+def scale_out_sizes(series: pd.DataFrame) -> list[int]:
+    """SCALE_OUT_SIZES that were measured, or else the largest size measured."""
+    measured = set(series["n"])
+    sizes = [n for n in SCALE_OUT_SIZES if n in measured]
+    return sizes or [max(measured)]
+
+
+def plot_scale_out(series: pd.DataFrame, styles, traits, out: Path,
+                   written: list[Path]) -> str | None:
+    """GB/s against the GPU count and against the rank count (rows), per size (columns), one
+    line per backend (and timing, where both were measured), each with its ideal line: the
+    1-GPU (1-rank) GB/s times the count."""
+    if series.empty:
+        return "scale_out plot skipped: no backend was measured at several GPU or rank counts"
+    axes_kinds = [a for a in SCALE_OUT_AXES if (series["axis"] == a).any()]
+    sizes = scale_out_sizes(series)
+    fig, axes = plt.subplots(len(axes_kinds), len(sizes), figsize=(4.6 * len(sizes) + 2.6,
+                             4.0 * len(axes_kinds)), squeeze=False)
+    handles = {}
+    for row, kind in enumerate(axes_kinds):
+        for col, n in enumerate(sizes):
+            ax = axes[row, col]
+            s = series[(series["axis"] == kind) & (series["n"] == n)]
+            most = 1
+            machines = machines_of(s) if not s.empty else []
+            for machine in machines:
+                for (b, timing), r in s[s["machine"] == machine].groupby(["backend", "timing"]):
+                    r = r.sort_values("count")
+                    most = max(most, int(r["count"].max()))
+                    label = f"{b} ({timing})" + (f" — {r['label'].iloc[0]}" if len(machines) > 1 else "")
+                    st = dict(markersize=5, linewidth=1.4, **styles[b])
+                    if timing == "isolated":
+                        st["linestyle"] = "--"
+                    h, = ax.plot(r["count"], r["gbps"], **st)
+                    handles[label] = h
+                    if r["ideal"].notna().any():
+                        ax.plot(r["count"], r["ideal"], color=h.get_color(), **IDEAL_STYLE)
+            if s.empty:
+                ax.text(0.5, 0.5, "not measured at this size", ha="center", va="center",
+                        transform=ax.transAxes, color="gray")
+            ax.set_xscale("log", base=2)
+            ax.xaxis.set_major_locator(FixedLocator([2.0**k for k in range(0, int(math.log2(most)) + 1)]))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+            ax.xaxis.set_minor_locator(NullLocator())
+            gbps_axis(ax)
+            ax.set_xlabel(SCALE_OUT_AXES[kind])
+            ax.set_title(f"n = $2^{{{round(math.log2(n))}}}$ ({sc.fmt_bytes(4 * n)})", loc="left")
+    handles["ideal: the 1-GPU (1-rank) GB/s × count"] = Line2D([], [], color="gray", **IDEAL_STYLE)
+    fig.suptitle("Scaling out: GB/s (the whole input's bytes / time) against GPUs and MPI ranks",
+                 x=0.01, ha="left", fontweight="bold")
+    fig.tight_layout()
+    fig.legend(list(handles.values()), list(handles), loc="upper left", bbox_to_anchor=(1.0, 0.95),
+               frameon=False, title=LEGEND_TITLE)
+    save(fig, out, "scale_out", written)
+    return None
+
+
+def scale_out_markdown(series: pd.DataFrame) -> list[str]:
+    """The summary's section: GB/s per GPU and rank count, with the efficiency against ideal."""
+    if series.empty:
+        return []
+    lines = ["## Scaling out: GB/s per GPU count and per rank count", "",
+             "Efficiency = GB/s / (the 1-GPU or 1-rank GB/s × count).", "",
+             "| machine | backend | timing | axis | n | GB/s by count (efficiency) |", "|---|---|---|---|---|---|"]
+    for (machine, backend, timing, axis, n), r in series.groupby(
+            ["machine", "backend", "timing", "axis", "n"], sort=True):
+        cells = [f"{int(c)}: {sc.fmt_gbps(g)}" + (f" ({e:.0%})" if c > 1 and math.isfinite(e) else "")
+                 for c, g, e in zip(r["count"], r["gbps"], r["efficiency"])]
+        lines.append(f"| {r['label'].iloc[0]} | `{backend}` | {timing} | {axis} | {sc.fmt_n(n)} | "
+                     f"{'; '.join(cells)} |")
+    return lines + [""]
+
+
+# ---------------------------------------------------------------------------------------------
 # 6. Markdown summary
 
 
 def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataFrame,
-                     files: list[str], filters: str, timing: str) -> str:
+                     files: list[str], filters: str, timing: str,
+                     scale_out: pd.DataFrame | None = None) -> str:
     sp = sc.with_ceiling(speed, reference=speed_all)
     lines = ["# Accumulate shootout — summary", ""]
     lines.append(f"From: {', '.join(files)}" + (f"  \nFilter: `{filters}`" if filters else ""))
@@ -695,6 +788,8 @@ def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataF
                     f"{sc.timing_short(at[at['backend'] == best['backend']])} | "
                     f"{acc} | {acc_err} |")
             lines.append("")
+    if scale_out is not None:
+        lines += scale_out_markdown(scale_out)
     return "\n".join(lines)
 
 
@@ -812,17 +907,20 @@ def main(argv=None) -> int:
     if fallbacks:
         other = next(t for t in sc.TIMINGS if t != args.timing)
         notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
-    beaten = sc.beaten_ceilings(sc.speed_table(timed, all_threads=True))
+    all_counts = sc.speed_table(timed, all_threads=True)
+    beaten = sc.beaten_ceilings(all_counts)
     plot_gbps(speed_main, beaten, styles, traits, out, written)
     plot_error(err, styles, traits, out, written)
     notes.append(plot_hardware(speed_main, traits, out, written))
     notes.append(plot_ladder(speed, speed_all, args.ladder, out, written))
     notes.append(plot_gpu_timing(speed_all_main, traits, out, written))
-    notes.append(plot_scaling(sc.speed_table(timed, all_threads=True), styles, traits, out, written))
+    notes.append(plot_scaling(all_counts, styles, traits, out, written))
     notes.append(plot_dispatch_latency(latency, args.latency_floats, styles, traits, out, written))
+    scale_out = sc.scale_out(all_counts)
+    notes.append(plot_scale_out(scale_out, styles, traits, out, written))
     summary = out / "summary.md"
-    summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing)
-                       + "\n")
+    summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing,
+                                        scale_out) + "\n")
     written.append(summary)
     # A plot this run did not draw must not survive from an earlier run with other data.
     for name in PLOT_NAMES:

@@ -5,16 +5,19 @@ Rules (also in plot/README.md):
     machine-id and GPUs), never by the host name: two cloud VMs both called "vm" stay apart, and
     one machine's rows in several files are one machine. A label is the host name, or the machine
     value where two machines share a host name.
-  * Repeats: rows for the same (machine, backend, device, timing, threads, input, seed, n) from
-    several runs are reduced to the newest one (by timestamp; on equal timestamps the later row
-    wins).
+  * Repeats: rows for the same (machine, backend, device, timing, threads, gpus, ranks, input,
+    seed, n) from several runs are reduced to the newest one (by timestamp; on equal timestamps the
+    later row wins).
   * Timing: CUDA rows come in two timings, `isolated` (one call per timed region) and `batched`
     (K calls back to back per timed region, time / K). One timing is used per (machine, backend,
     device): the chosen one (default batched) where that series has it, else the one it has (CPU
     rows are always isolated).
   * Speed: one GB/s per (machine, backend, device, timing, threads, n) is the median over the
     inputs and seeds measured there (`file:` inputs only when asked for, or when there is nothing
-    else); of the thread counts, the largest one is used (or the largest not above --threads).
+    else); of the thread counts, the largest one is used (or the largest not above --threads), and
+    likewise of the GPU (`gpus`) and MPI rank (`ranks`) counts. The scale-out tables keep every
+    count: GB/s against GPUs and against ranks, with the ideal (the 1-GPU or 1-rank GB/s times the
+    count) and the efficiency (GB/s / ideal).
   * Ceiling: the speed of the backend whose `role` is `ceiling`, at the same machine, device,
     timing and n (at its largest thread count); "% of ceiling" is gbps / ceiling. Properties come
     from the trait columns (accumulator, order, reproducibility, role), never from a backend's name.
@@ -31,8 +34,9 @@ from typing import Callable, Iterable, Sequence
 
 import pandas as pd
 
-# The columns of the first harness, in order; harness v2 appends V2_COLUMNS. Later versions may
-# append more: they are read and ignored.
+# The columns of the first harness, in order; harness v2 appends V2_COLUMNS, and the observed
+# reproducibility and the scale-out counts V3_COLUMNS. Later versions may append more: they are
+# read and ignored.
 V1_COLUMNS = [
     "timestamp", "host", "cpu", "gpu", "compiler", "build", "backend", "device", "threads", "input",
     "seed", "n", "bytes", "gbps", "time_ns_median", "time_ns_min", "iterations", "result", "exact",
@@ -40,13 +44,18 @@ V1_COLUMNS = [
 ]
 V2_COLUMNS = ["machine", "timing", "batch", "cache", "accumulator", "order", "reproducibility",
               "role"]
-COLUMNS = V1_COLUMNS + V2_COLUMNS
+V3_COLUMNS = ["reproducible", "gpus", "ranks"]
+COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
+# Columns appended later that a file may lack: files measured before them (on the GPU machines,
+# before the pages column) are read with the column empty. `pages`: what backed the host memory a
+# CPU row read ("huge", "4k", "mixed"; empty for CUDA rows).
+OPTIONAL_COLUMNS = ["pages"]
 # Numeric columns that every row must have; the others may be empty or `nan`.
-REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch"]
+REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch", "gpus", "ranks"]
 OPTIONAL_NUMBERS = ["seed", "bytes", "time_ns_median", "time_ns_min", "iterations", "result",
                     "exact", "rel_error", "peak_gbps"]
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
-                "timing", "cache", "accumulator", "order", "reproducibility", "role"]
+                "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.
@@ -127,24 +136,29 @@ def read_csv(path: Path) -> pd.DataFrame:
 
     df.columns = [c.strip() for c in df.columns]
     missing = [c for c in COLUMNS if c not in df.columns]
-    if missing and all(c in V2_COLUMNS for c in missing):
-        raise InputError(f"{name}: missing column(s) {', '.join(missing)}: written by an older "
-                         "accumulate_bench (before harness v2); re-run it")
+    for version, added in [("harness v2", V2_COLUMNS), ("the gpus and ranks columns", V3_COLUMNS)]:
+        if missing and all(c in V2_COLUMNS + V3_COLUMNS for c in missing) and missing[0] in added:
+            raise InputError(f"{name}: missing column(s) {', '.join(missing)}: written by an older "
+                             f"accumulate_bench (before {version}); re-run it")
     if missing:
         raise InputError(f"{name}: missing column(s): {', '.join(missing)} "
                          f"(expected header: {','.join(COLUMNS)})")
     if df.empty:
         raise InputError(f"{name}: empty file: a header but no data rows")
-    df = df[COLUMNS].copy()  # later versions' extra columns are not used
+    for col in OPTIONAL_COLUMNS:
+        if col not in df.columns:
+            df[col] = ""
+    df = df[COLUMNS + OPTIONAL_COLUMNS].copy()  # later versions' extra columns are not used
 
     for col in TEXT_COLUMNS:
         df[col] = df[col].str.strip()
-    # A row of the first harness appended to a v2 file has fields only up to peak_gbps.
-    old = (df[V2_COLUMNS] == "").all(axis=1)
-    if old.any():
-        i = first_line(old)
-        raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(V2_COLUMNS)}: "
-                         "a row written by an older accumulate_bench (before harness v2); re-run it")
+    # A row of an older harness appended to a newer file has fields only up to its last column.
+    for version, added in [("harness v2", V2_COLUMNS), ("the gpus and ranks columns", V3_COLUMNS)]:
+        old = (df[added] == "").all(axis=1)
+        if old.any():
+            i = first_line(old)
+            raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(added)}: "
+                             f"a row written by an older accumulate_bench (before {version}); re-run it")
     for col in REQUIRED_NUMBERS + OPTIONAL_NUMBERS:
         text = df[col].str.strip()
         df[col] = pd.to_numeric(text, errors="coerce")
@@ -174,6 +188,8 @@ def read_csv(path: Path) -> pd.DataFrame:
                          f"{df['timestamp'].iloc[i]!r}")
     df["timestamp"] = stamps
     df["threads"] = df["threads"].astype(int)
+    df["gpus"] = df["gpus"].astype(int)
+    df["ranks"] = df["ranks"].astype(int)
     df["batch"] = df["batch"].astype(int)
     df["n"] = df["n"].astype("int64")
     df["seed"] = df["seed"].fillna(0).astype("int64")
@@ -279,7 +295,9 @@ def timing_fallbacks(df: pd.DataFrame, timing: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Reducing to one number per point
 
-POINT_KEY = ["machine", "backend", "device", "timing", "threads", "input", "seed", "n"]
+POINT_KEY = ["machine", "backend", "device", "timing", "threads", "gpus", "ranks", "input", "seed", "n"]
+# The counts a point is measured at; one point per series and size uses the largest of each.
+COUNTS = ["gpus", "ranks", "threads"]
 SERIES = ["machine", "backend", "device", "timing"]
 
 
@@ -289,14 +307,20 @@ def newest(df: pd.DataFrame) -> pd.DataFrame:
     return ordered.drop_duplicates(POINT_KEY, keep="last")
 
 
-def pick_threads(df: pd.DataFrame, group: list[str], threads: int | None) -> pd.DataFrame:
-    """Per group, the rows of the largest thread count (not above `threads` when given)."""
+def pick_threads(df: pd.DataFrame, group: list[str], threads: int | None,
+                 counts: Sequence[str] = COUNTS) -> pd.DataFrame:
+    """Per group, the rows of the largest of each of `counts` in turn (by default the GPU count,
+    then the rank count, then the thread count, not above `threads` when given); those counts in
+    `group` are ignored."""
     if threads is not None:
         df = df[df["threads"] <= threads]
-    if df.empty:
-        return df
-    most = df.groupby(group, sort=False)["threads"].transform("max")
-    return df[df["threads"] == most]
+    group = [k for k in group if k not in counts]
+    for count in counts:
+        if df.empty:
+            return df
+        most = df.groupby(group, sort=False)[count].transform("max")
+        df = df[df[count] == most]
+    return df
 
 
 def speed_rows(df: pd.DataFrame, explicit_input: bool = False) -> pd.DataFrame:
@@ -314,7 +338,7 @@ def speed_table(df: pd.DataFrame, threads: int | None = None,
     """One GB/s (and time per call) per (machine, backend, device, timing, n), see the module
     docstring. Keeps both timings: select_timing() picks one."""
     rows = newest(df)
-    key = SERIES + ["threads", "n"]
+    key = SERIES + COUNTS + ["n"]
     agg = rows.groupby(key, sort=False).agg(
         gbps=("gbps", "median"), time_ns=("time_ns_median", "median"),
         peak_gbps=("peak_gbps", "max"), batch=("batch", "max"), host=("host", "last"),
@@ -322,8 +346,36 @@ def speed_table(df: pd.DataFrame, threads: int | None = None,
         role=("role", "last"), accumulator=("accumulator", "last"), order=("order", "last"),
         samples=("gbps", "size")).reset_index()
     if not all_threads:
-        agg = pick_threads(agg, [k for k in key if k != "threads"], threads)
+        agg = pick_threads(agg, key, threads)
     return agg.reset_index(drop=True)
+
+
+def scale_out(all_counts: pd.DataFrame) -> pd.DataFrame:
+    """The scaling series of a speed table with every count (speed_table(all_threads=True)): per
+    (machine, backend, device, timing, n), the backends measured at more than one GPU count (axis
+    "gpus", one rank) or rank count (axis "ranks"), each count's GB/s with `ideal` (the GB/s at
+    count 1 times the count; NaN without a count-1 point) and `efficiency` (gbps / ideal). At the
+    largest thread count of each point. Empty when no backend was measured at several counts."""
+    frames = []
+    for axis, others in [("gpus", ["threads"]), ("ranks", ["gpus", "threads"])]:
+        rows = all_counts if axis == "ranks" else all_counts[all_counts["ranks"] == 1]
+        rows = pick_threads(rows, SERIES + [axis, "n"], None, counts=others)
+        if rows.empty:
+            continue
+        key = SERIES + ["n"]
+        several = rows.groupby(key, sort=False)[axis].transform("nunique") > 1
+        rows = rows[several & (rows[axis] >= 1)]
+        if rows.empty:
+            continue
+        ones = rows[rows[axis] == 1].set_index(key)["gbps"].rename("one")
+        rows = rows.join(ones, on=key)
+        frames.append(rows.assign(axis=axis, count=rows[axis], ideal=rows["one"] * rows[axis])
+                      .drop(columns=["one"]))
+    if not frames:
+        return pd.DataFrame(columns=SERIES + ["n", "axis", "count", "gbps", "ideal", "efficiency"])
+    out = pd.concat(frames, ignore_index=True)
+    out["efficiency"] = out["gbps"] / out["ideal"]
+    return out.sort_values(SERIES + ["axis", "n", "count"]).reset_index(drop=True)
 
 
 ERROR_KEY = ["machine", "backend", "device", "input", "n"]
@@ -350,6 +402,8 @@ def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
 CEILING_KEY = ["machine", "device", "timing", "n"]
 # A ceiling that a reduction beats by more than this is no ceiling there (issue 11): the plots say so.
 CEILING_MARGIN = 0.02
+# A point of beaten_ceilings(): the ceiling's series point at one count of each kind.
+BEATEN_KEY = CEILING_KEY + ["gpus", "ranks", "threads"]
 
 
 def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
@@ -371,11 +425,12 @@ def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
     """Per ceiling point of a speed table that holds every thread count (machine, device, timing,
     n, threads): the fastest reduction measured there with as many threads or fewer (`rival`, its
     `rival_gbps` and `rival_threads`), and `beaten` when it is more than CEILING_MARGIN faster. A
-    read with T threads is no ceiling where fewer threads, or another loop, read faster."""
-    key = CEILING_KEY + ["threads"]
+    read with T threads is no ceiling where fewer threads, or another loop, read faster. Only rivals
+    at the ceiling's GPU and rank counts count: a sum over more GPUs or processes is no rival."""
+    key = BEATEN_KEY
     ceiling = all_threads.loc[all_threads["role"] == "ceiling", key + ["gbps"]]
-    rivals = all_threads.loc[all_threads["role"] == "reduction", CEILING_KEY + ["threads", "gbps", "backend"]]
-    pairs = ceiling.merge(rivals, on=CEILING_KEY, suffixes=("", "_rival"))
+    rivals = all_threads.loc[all_threads["role"] == "reduction", key + ["gbps", "backend"]]
+    pairs = ceiling.merge(rivals, on=CEILING_KEY + ["gpus", "ranks"], suffixes=("", "_rival"))
     pairs = pairs[pairs["threads_rival"] <= pairs["threads"]]
     best = pairs.sort_values("gbps_rival", kind="stable").drop_duplicates(key, keep="last")
     best = best.rename(columns={"backend": "rival", "gbps_rival": "rival_gbps", "threads_rival": "rival_threads"})

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts/run.sh and scripts/test.sh: installs, on Debian or Ubuntu, the distribution
 # packages the build needs when they are missing, then configures and builds the release preset.
-# nvcc is optional and never installed here: without it the CUDA backends are listed as built
-# without CUDA.
+# nvcc (and NCCL with it) is optional and never installed here: without it the CUDA and nccl/*
+# backends are listed as built without CUDA (or NCCL).
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -14,6 +14,9 @@ declare -A BUILD_PACKAGES=(
     [libbenchmark-dev]="test -f /usr/include/benchmark/benchmark.h"
     [libgtest-dev]="test -f /usr/include/gtest/gtest.h"
     [libtbb-dev]="test -f /usr/include/oneapi/tbb.h"
+    # Debian's OpenMPI, for the mpi/* backends and their mpirun test (README.md, "Running on a cluster")
+    [libopenmpi-dev]="command -v mpicc"
+    [openmpi-bin]="command -v mpirun"
     [python3]="command -v python3"
 )
 

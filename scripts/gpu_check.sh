@@ -7,7 +7,7 @@
 #
 #   scripts/gpu_check.sh [BUNDLE_DIR]
 #   env: SIZES (default 2^13..2^30), BACKENDS (default cuda), REPS (default 5), CSV (default
-#        $OUT/cuda.csv),
+#        $OUT/cuda.csv), BENCH_ARGS (more accumulate_bench arguments, e.g. "--input=ill:1e16"),
 #        STEPS (default "tests sanitize bench": any subset, in any order, and "policies" for the
 #        single-pass policy sweep; POLICY_ARGS passes it options, e.g. "--acc=f32,f64,kahan")
 set -uo pipefail
@@ -20,6 +20,7 @@ reps=${REPS:-5}
 csv=${CSV:-$out/cuda.csv}
 steps=${STEPS:-tests sanitize bench}
 mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/machine_libs.sh"
 summary=()
 note() { summary+=("$*"); }
 
@@ -44,20 +45,19 @@ if [[ $steps == *tests* ]]; then
 fi
 
 if [[ $steps == *sanitize* ]]; then
-    # The hand-written kernels at one small and one odd size; library code (CUB, Thrust) excluded.
-    hand_written='cuda/shuffle*,cuda/single-pass*,cuda/exact,cuda/ladder/*,cuda/atomic/grid,cuda/baseline/read'
+    # Every CUDA backend at one small and one odd size (1024: one-block paths; 1000003: grids).
     for tool in memcheck racecheck synccheck; do
         timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-            "$bundle/accumulate_bench" --backend="$hand_written" --sizes=1024,1000003 \
+            "$bundle/accumulate_bench" --backend=cuda --sizes=1024,1000003 \
             --benchmark_repetitions=1 --benchmark_min_time=0.001 --benchmark_min_warmup_time=0 \
-            --benchmark_filter='threads:1$' > "$out/$tool.log" 2>&1  # isolated calls: a batch is the same kernel
+            --benchmark_filter='threads:1/manual_time' > "$out/$tool.log" 2>&1  # isolated calls: a batch is the same kernel
         note "$tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
     done
 fi
 
 if [[ $steps == *bench* ]]; then
     "$bundle/accumulate_bench" --backend="$backends" --sizes="$sizes" --benchmark_repetitions="$reps" \
-        --csv="$csv" >> "$out/bench.log" 2>&1
+        --csv="$csv" ${BENCH_ARGS:-} >> "$out/bench.log" 2>&1
     note "bench: rc=$? $(grep -c . "$csv") csv lines; failures: $(grep -c FAILED "$out/bench.log")"
     # backend, n, GB/s, median microseconds per call
     python3 - "$csv" > "$out/table.txt" <<'PY'

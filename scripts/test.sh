@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the C++ suites through ctest (CUDA ones report skipped, with the
-# reason, on a machine without a GPU) and the plot scripts' tests.
+# reason, on a machine without a GPU), then the aarch64 cross build and its CPU suites under
+# qemu-user (scripts/aarch64.sh), then the plot scripts' tests.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/aarch64.sh"
 build_release
 ctest --preset release --parallel "$(nproc)"
 # ctest names skipped tests but not why: each reason once, with how many tests it skipped.
-grep -A1 -E ': Skipped$' "$REPO_ROOT/build/release/Testing/Temporary/LastTest.log" |
-    grep -v -E ': Skipped$|^--$' | sort | uniq -c | sed -E 's/^ *([0-9]+) /[test] \1 tests skipped: /' || true
+report_skipped "$REPO_ROOT/build/release" test
+aarch64_build_and_test
 "$REPO_ROOT/scripts/test_plot.sh"

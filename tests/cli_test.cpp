@@ -70,6 +70,14 @@ TEST(CommandLine, Defaults) {
     EXPECT_EQ(o.input.label(), "uniform");
     ASSERT_EQ(o.threads.size(), 1u);
     EXPECT_GE(o.threads[0], 1);
+    EXPECT_TRUE(o.gpus.empty()) << "every visible GPU";
+}
+
+TEST(CommandLine, GpuCounts) {
+    EXPECT_EQ(parse({"--gpus=1,2,4,2,8"}).gpus, (std::vector<int>{1, 2, 4, 8})) << "repeats dropped, order kept";
+    expect_command_line_error({"--gpus=0"}, "--gpus: '0' is not between 1 and 1024");
+    expect_command_line_error({"--gpus=2,x"}, "--gpus: 'x' is not a whole number");
+    expect_command_line_error({"--gpus"}, "--gpus needs a value");
 }
 
 TEST(CommandLine, EveryOption) {
@@ -137,7 +145,22 @@ TEST(SelectBackends, GroupsNamesAndGlobs) {
     EXPECT_EQ(serial[1]->name, "cpu/serial/accumulate-f64");
     EXPECT_EQ(select_backends("cpu/serial/accumulate-f64,cpu/serial/accumulate-f64").size(), 1u);
     for (const Backend* b : select_backends("cpu")) EXPECT_EQ(b->device, Device::cpu);
-    EXPECT_EQ(select_backends("all").size(), registered_backends().size());
+    std::size_t distributed = 0;
+    for (const auto& b : registered_backends()) distributed += b.distributed;
+    EXPECT_GT(distributed, 0u);
+    EXPECT_EQ(select_backends("all").size(), registered_backends().size() - distributed);
+}
+
+// The mpi/* backends run under mpirun: a group never selects them, a name or glob does.
+TEST(SelectBackends, GroupsLeaveOutTheMpiBackends) {
+    for (const char* group : {"all", "cpu", "cuda"}) {
+        if (std::string(group) == "cuda" && device_support(Device::cuda)) continue;  // no CUDA backends to select
+        for (const Backend* b : select_backends(group)) EXPECT_FALSE(b->distributed) << group << ": " << b->name;
+    }
+    const auto mpi = select_backends("mpi/*");
+    ASSERT_GE(mpi.size(), 2u);
+    for (const Backend* b : mpi) EXPECT_TRUE(b->distributed) << b->name;
+    EXPECT_EQ(select_backends("mpi/exact").at(0)->name, "mpi/exact");
 }
 
 TEST(SelectBackends, UnknownNameListsTheValidOnes) {

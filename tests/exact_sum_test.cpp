@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -87,6 +89,45 @@ TEST(ExactSum, ThreadedSumEqualsOneAccumulator) {
     ExactAccumulator serial;
     serial.add(values);
     EXPECT_EQ(exact_sum(values).round(), serial.round());
+}
+
+// What the MPI ranks all-reduce: the word-by-word integer sum of accumulators is their sum.
+TEST(ExactSum, WordsSummedAsIntegersAreTheSumOfTheAccumulators) {
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    std::vector<float> values(300001);  // signs and exponents from 2^-140 to 2^120
+    for (float& v : values) v = std::ldexp(unit(rng), static_cast<int>(rng() % 260) - 140);
+    const ExactAccumulator whole = exact_sum(values);
+    for (std::size_t parts : {2u, 3u, 7u}) {
+        std::array<std::int64_t, ExactAccumulator::kWords> total{};
+        for (std::size_t part = 0; part < parts; ++part) {
+            const std::size_t begin = values.size() * part / parts, end = values.size() * (part + 1) / parts;
+            const auto words = exact_sum(std::span<const float>(values).subspan(begin, end - begin)).words();
+            for (std::size_t k = 0; k < total.size(); ++k) total[k] += words[k];
+        }
+        EXPECT_EQ(ExactAccumulator::from_words(total).round(), whole.round()) << parts << " parts";
+        EXPECT_EQ(ExactAccumulator::from_words(total).words(), whole.words()) << "the same state, not just the same rounding";
+    }
+    ExactAccumulator nan_part;
+    nan_part.add(std::numeric_limits<double>::quiet_NaN());
+    auto words = whole.words();
+    for (std::size_t k = 0; k < words.size(); ++k) words[k] += nan_part.words()[k];
+    EXPECT_TRUE(std::isnan(ExactAccumulator::from_words(words).round()));
+}
+
+// What a GPU hands over (nccl/exact): per exponent the sum of the signed significands.
+TEST(ExactSum, ExponentBinsAddTheFloatsTheyHold) {
+    const std::vector<float> values = {1.5f, -0.75f, 3e38f, -3e38f, 1e-45f, 7e-39f, 2.0f, 2.0f, -1e20f};
+    std::array<std::int64_t, ExactAccumulator::kExponentBins> bins{};
+    for (float v : values) {
+        const auto bits = std::bit_cast<std::uint32_t>(v);
+        const std::uint32_t e = (bits >> 23) & 0xffu;
+        const std::int64_t m = (bits & 0x7fffffu) | (e ? 0x800000u : 0u);
+        bins[e ? e : 1] += (bits >> 31) ? -m : m;
+    }
+    ExactAccumulator from_bins;
+    from_bins.add_exponent_bins(bins);
+    EXPECT_EQ(from_bins.words(), exact_sum(values).words());
 }
 
 TEST(RelativeError, IsComputedFromTheExactDifference) {

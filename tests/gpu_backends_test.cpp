@@ -15,10 +15,11 @@
 namespace shootout {
 namespace {
 
+// One-GPU, one-process backends: nccl/* and mpi/cuda have tests/scale_out_test.cpp.
 std::vector<const Backend*> cuda_backends() {
     std::vector<const Backend*> list;
     for (const auto& b : registered_backends())
-        if (b.device == Device::cuda) list.push_back(&b);
+        if (b.device == Device::cuda && !b.multi_gpu && !b.distributed) list.push_back(&b);
     return list;
 }
 

@@ -31,6 +31,46 @@ TEST(Inputs, SameSeedSameFloatsAnyThreadSplit) {
     EXPECT_NE(generate(Distribution::normal, 6, 1000), small);
 }
 
+// Shards tile the input: contiguous, in order, lengths within one of each other.
+TEST(Inputs, ShardsTileTheInput) {
+    for (std::uint64_t n : {0ull, 1ull, 5ull, 1000003ull, 1ull << 40})
+        for (int parts : {1, 2, 3, 7, 4096}) {
+            std::uint64_t next = 0, shortest = n, longest = 0;
+            for (int part = 0; part < parts; ++part) {
+                const Shard shard = shard_of(n, part, parts);
+                EXPECT_EQ(shard.begin, next) << n << " " << part << "/" << parts;
+                next = shard.end;
+                shortest = std::min(shortest, shard.size());
+                longest = std::max(longest, shard.size());
+            }
+            EXPECT_EQ(next, n) << parts;
+            EXPECT_LE(longest - shortest, 1u) << n << " over " << parts;
+        }
+}
+
+// A rank that makes only its shard makes the same floats as the whole input holds there, for
+// the distributions whose elements depend on n too (ill:C pairs i with n - 1 - i).
+TEST(Inputs, AShardIsFilledWithTheGlobalInputsFloats) {
+    for (Distribution d : {Distribution::normal, Distribution::ill_conditioned, Distribution::cancel, Distribution::wide}) {
+        InputSpec spec;
+        spec.distribution = d;
+        spec.seed = 11;
+        spec.condition = 1e12;
+        std::vector<float> whole(100003);
+        fill(whole, spec);
+        for (int parts : {2, 3}) {
+            std::vector<float> joined;
+            for (int part = 0; part < parts; ++part) {
+                const Shard shard = shard_of(whole.size(), part, parts);
+                std::vector<float> piece(shard.size());
+                fill(piece, spec, whole.size(), shard.begin);
+                joined.insert(joined.end(), piece.begin(), piece.end());
+            }
+            EXPECT_EQ(joined, whole) << spec.label() << ", " << parts << " shards";
+        }
+    }
+}
+
 TEST(Inputs, UniformValuesArePinnedAcrossMachines) {
     // Integer hashing and an exact scaling: these floats must never change, or results/ stop lining up.
     const auto v = generate(Distribution::uniform, 42, 4);
@@ -87,6 +127,20 @@ TEST_F(InputFiles, ReadsRawFloat32) {
 TEST_F(InputFiles, ReadsNpyFloat32) {
     const auto values = read_float_file(write("a.npy", npy("<f4", floats({1.0f, 2.0f, 4.0f}))));
     EXPECT_EQ(std::vector<float>(values.span().begin(), values.span().end()), (std::vector<float>{1.0f, 2.0f, 4.0f}));
+}
+
+TEST_F(InputFiles, ReadsOnlyItsShard) {
+    const std::string raw = write("s.f32", floats({1, 2, 3, 4, 5}));
+    const std::string with_header = write("s.npy", npy("<f4", floats({1, 2, 3, 4, 5}), "(5,)"));
+    for (const std::string& path : {raw, with_header}) {
+        std::vector<float> joined;
+        for (int part = 0; part < 3; ++part) {
+            const auto shard = read_float_file(path, part, 3);
+            joined.insert(joined.end(), shard.span().begin(), shard.span().end());
+        }
+        EXPECT_EQ(joined, (std::vector<float>{1, 2, 3, 4, 5})) << path;
+        EXPECT_EQ(read_float_file(path, 1, 3).size(), shard_of(5, 1, 3).size());
+    }
 }
 
 void expect_error(const std::string& path, const std::string& needle) {

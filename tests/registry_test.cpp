@@ -28,7 +28,8 @@ TEST(Registry, EveryDeviceHasOneCeiling) {
 // A reproducibility that depends on the thread count means nothing for a backend that takes none.
 TEST(Registry, TraitsAreConsistent) {
     for (const auto& backend : registered_backends()) {
-        if (!backend.parallel) {
+        // GPU and rank counts split the input as thread counts do.
+        if (!backend.parallel && !backend.multi_gpu && !backend.distributed) {
             EXPECT_NE(backend.traits.reproducibility, Reproducibility::per_thread_count) << backend.name;
             EXPECT_NE(backend.traits.order, Order::thread_chunks) << backend.name;
         }
@@ -37,10 +38,14 @@ TEST(Registry, TraitsAreConsistent) {
 }
 
 TEST(Registry, EveryBackendDescribesItself) {
-    const std::regex stable_name("(cpu|cuda)(/[a-z0-9_.+-]+)+");
+    const std::regex stable_name("(cpu|cuda|nccl|mpi)(/[a-z0-9_.+-]+)+");
     for (const auto& backend : registered_backends()) {
         EXPECT_TRUE(std::regex_match(backend.name, stable_name)) << backend.name;
-        EXPECT_TRUE(backend.name.starts_with(to_string(backend.device))) << backend.name;
+        // nccl/* run on CUDA devices; mpi/* on either, in several processes.
+        if (backend.name.starts_with("nccl/")) EXPECT_TRUE(backend.multi_gpu && backend.device == Device::cuda) << backend.name;
+        else if (backend.name.starts_with("mpi/")) EXPECT_TRUE(backend.distributed) << backend.name;
+        else EXPECT_TRUE(backend.name.starts_with(to_string(backend.device))) << backend.name;
+        EXPECT_EQ(backend.distributed, backend.name.starts_with("mpi/")) << backend.name;
         EXPECT_FALSE(backend.description.empty()) << backend.name;
         EXPECT_EQ(backend.description.find('\n'), std::string::npos) << backend.name;
         const auto reason = backend.why_unavailable();

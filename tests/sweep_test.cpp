@@ -179,6 +179,49 @@ TEST(Sweep, SizesPerThreadScaleWithTheThreadCount) {
                             {"cpu/pool/simd", "1"}, {"cpu/pool/simd", "2"}, {"cpu/pool/simd", "3"}, {"cpu/serial/accumulate-f64", "1"}}));
 }
 
+// --gpus sweeps a multi-GPU backend like --threads: one case per count, every visible GPU by
+// default, a count above the visible ones skipped by name. A test backend that "sees" two GPUs
+// stands in for nccl/* on a machine without any.
+TEST(Sweep, GpuCountsAreSweptAndThoseAboveTheVisibleOnesSkipped) {
+    static const bool registered = register_backend({
+        .name = "cpu/test/two-gpus",
+        .description = "test only: a multi-GPU backend that sees two devices and returns its GPU count",
+        .multi_gpu = true,
+        .prepare = [](std::span<const float> input, const PrepareOptions& options) {
+            return make_host_reduction(input, [gpus = options.gpus](std::span<const float>) { return gpus; });
+        },
+        .device_info = [] { return DeviceInfo{.name = "test device", .visible = 2}; },
+    });
+    ASSERT_TRUE(registered);
+    const auto swept = sweep({"--backend=cpu/test/two-gpus", "--sizes=2^10", "--gpus=1,3,2"});
+    EXPECT_EQ(swept.status, 1) << "a count was skipped";
+    EXPECT_NE(swept.out.find("skipped: cpu/test/two-gpus --gpus=3: only 2 GPUs are visible"), std::string::npos) << swept.out;
+    ASSERT_EQ(swept.rows.size(), 2u) << swept.out << swept.err;
+    EXPECT_EQ(swept.rows[0].at("gpus"), "1");
+    EXPECT_EQ(swept.rows[0].at("result"), "1");
+    EXPECT_EQ(swept.rows[1].at("gpus"), "2");
+    EXPECT_EQ(swept.rows[1].at("result"), "2");
+    EXPECT_EQ(swept.rows[1].at("ranks"), "1");
+    const auto all_visible = sweep({"--backend=cpu/test/two-gpus", "--sizes=2^10"});
+    EXPECT_EQ(all_visible.status, 0) << all_visible.err;
+    ASSERT_EQ(all_visible.rows.size(), 1u);
+    EXPECT_EQ(all_visible.rows[0].at("gpus"), "2");
+}
+
+TEST(Sweep, OneProcessRowsHaveNoGpusAndOneRank) {
+    if (auto reason = find_backend("mpi/exact")->why_unavailable()) GTEST_SKIP() << *reason;
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64,mpi/exact", "--sizes=1001"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 2u);
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row.at("gpus"), "0") << row.at("backend");
+        EXPECT_EQ(row.at("ranks"), "1") << row.at("backend");
+        EXPECT_EQ(row.at("cache"), "warm") << row.at("backend");
+    }
+    EXPECT_EQ(r.rows[1].at("backend"), "mpi/exact");
+    EXPECT_EQ(r.rows[1].at("result"), r.rows[1].at("exact"));
+}
+
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
     const auto r = sweep({"--backend=cpu/serial/accumulate-f32", "--sizes=2^10,2^40"});
     EXPECT_EQ(r.status, 1);

@@ -37,9 +37,13 @@ TEST(CpuModel, ArmHasNoModelNameButItsImplementerAndPart) {
     std::istringstream neoverse("processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
                                 "CPU variant\t: 0x1\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\n"
                                 "CPU implementer\t: 0x41\nCPU part\t: 0xd0c\n");
-    EXPECT_EQ(cpu_model(neoverse), "ARM 0xd0c");
-    std::istringstream other_implementer("CPU implementer\t: 0x61\nCPU part\t: 0x022\n");
-    EXPECT_EQ(cpu_model(other_implementer), "implementer 0x61 0x022");
+    EXPECT_EQ(cpu_model(neoverse), "Neoverse N1");
+    std::istringstream grace("CPU implementer\t: 0x41\nCPU part\t: 0xd4f\n");
+    EXPECT_EQ(cpu_model(grace), "Neoverse V2");
+    std::istringstream apple("CPU implementer\t: 0x61\nCPU part\t: 0x022\n");
+    EXPECT_EQ(cpu_model(apple), "Apple M1 Icestorm");
+    std::istringstream unknown_part("CPU implementer\t: 0x41\nCPU part\t: 0xfff\n");
+    EXPECT_EQ(cpu_model(unknown_part), "ARM implementer 0x41 part 0xfff");
     std::istringstream nothing("processor\t: 0\n");
     EXPECT_EQ(cpu_model(nothing), "unknown");
 }

@@ -8,6 +8,12 @@
 // harness does), so that no call reads a warm L2. "batched": K calls back to back between two events,
 // per call, median of --reps batches. "isolated": one call between two events, synchronised, median
 // of --isolated calls. Every row's result is checked against the exact sum.
+//
+// --check: for every policy and accumulator, sizes from 1 element to 2^24 at two alignments: calls
+// synchronised one by one (exact, same bits each call, ticket back at 0), calls back to back with no
+// synchronisation on x and -x in turn (what lets a programmatic launch overlap the call before it:
+// a slot overwritten too early mixes the two), calls alternating between objects, sizes and the
+// backends' policy, and two objects on two streams at once.
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
@@ -38,14 +44,31 @@ using SweepPolicies = std::tuple<
     SinglePassPolicy<256, 2, 8>,
     SinglePassPolicy<256, 8, 2>,
     SinglePassPolicy<256, 4, 4, 2>,   // two passes per thread before the grid grows
-    SinglePassPolicy<256, 4, 4, 1, TicketFence::acq_rel>>;
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::acq_rel>,
+    // The default with one option each, and the two that may combine: programmatic dependent launch
+    // (the next call's launch, loads and block sums overlap this call's tail), contiguous runs of
+    // tiles per block, the L2 256-byte prefetch hint.
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl>,
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::plain, Partition::even_share>,
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::even_share>,
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::plain, Partition::grid_stride, LoadHint::l2_256b>,
+    SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::grid_stride, LoadHint::l2_256b>>;
 
 template <class P>
 std::string policy_name() {
     std::string s = std::to_string(P::kBlockThreads) + "x" + std::to_string(P::kLoadsInFlight) + "/min" + std::to_string(P::kMinBlocksPerSm);
     if (P::kSmallGridPasses != 1) s += "/p" + std::to_string(P::kSmallGridPasses);
     if (P::kFence == TicketFence::acq_rel) s += "/acqrel";
+    if (P::kLaunch == Launch::pdl) s += "/pdl";
+    if (P::kPartition == Partition::even_share) s += "/even";
+    if (P::kLoad == LoadHint::l2_256b) s += "/L2:256";
     return s;
+}
+
+// The policy's name, flagged where a pdl policy launches plainly (a kernel built for before sm_90).
+template <class Acc, class P>
+std::string pass_name(const SinglePass<Acc, P>& pass) {
+    return policy_name<P>() + (P::kLaunch == Launch::pdl && !pass.programmatic() ? "(off)" : "");
 }
 
 template <class Acc>
@@ -144,7 +167,7 @@ Result read_back(const Result* device) {
 void print_row(const char* acc, const std::string& policy, std::size_t n, unsigned grid, int regs, int per_sm, Times t,
                Times cub, bool correct) {
     const double gbps = static_cast<double>(n) * sizeof(float) / (t.batched_us * 1e3);
-    std::printf("%-6s %-16s %12zu %6u %5d %4d %10.2f %8.1f %10.2f %7.2f %7.2f %s\n", acc, policy.c_str(), n, grid, regs, per_sm,
+    std::printf("%-6s %-24s %12zu %6u %5d %4d %10.2f %8.1f %10.2f %7.2f %7.2f %s\n", acc, policy.c_str(), n, grid, regs, per_sm,
                 t.batched_us, gbps, t.isolated_us, cub.batched_us / t.batched_us, cub.isolated_us / t.isolated_us,
                 correct ? "ok" : "WRONG");
 }
@@ -160,7 +183,7 @@ bool time_policy(std::size_t n, Copies& copies, int calls, const Options& o, cud
     SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, P>));
     int per_sm = 0;
     SHOOTOUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, single_pass_sum<Acc, P>, P::kBlockThreads, 0));
-    print_row(acc_name<Acc>(), (tuned ? "*" : " ") + policy_name<P>(), n, pass.grid(), attributes.numRegs, per_sm, t, cub, correct);
+    print_row(acc_name<Acc>(), (tuned ? "*" : " ") + pass_name(pass), n, pass.grid(), attributes.numRegs, per_sm, t, cub, correct);
     return correct;
 }
 
@@ -191,8 +214,9 @@ int sweep(const Options& o) {
     const DeviceProperties& d = device_properties();
     std::printf("# %s: %d SMs, L2 %zu MiB, %.0f GB/s theoretical\n", d.name.c_str(), d.sm_count, d.l2_bytes >> 20, d.peak_gbps);
     std::printf("# batched: median of %d batches of K back-to-back calls; isolated: median of %d synchronised calls;\n", o.reps, o.isolated);
-    std::printf("# inputs rotate over copies spanning 4x L2. policy: threads x loads in flight / min blocks per SM [/ passes]; * = the backends'\n");
-    std::printf("# %-4s %-16s %12s %6s %5s %4s %10s %8s %10s %7s %7s\n", "acc", "policy", "n", "grid", "regs", "b/SM", "batch_us",
+    std::printf("# inputs rotate over copies spanning 4x L2. policy: threads x loads in flight / min blocks per SM [/ passes]\n");
+    std::printf("# [/acqrel: fence] [/pdl: programmatic dependent launch] [/even: contiguous tiles per block] [/L2:256: prefetch hint]; * = the backends'\n");
+    std::printf("# %-4s %-24s %12s %6s %5s %4s %10s %8s %10s %7s %7s\n", "acc", "policy", "n", "grid", "regs", "b/SM", "batch_us",
                 "GB/s", "iso_us", "xcub_b", "xcub_i");
     cudaStream_t stream;
     SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -258,9 +282,45 @@ void check_calls(const SinglePass<Acc, P>& pass, const float* in, double exact, 
     expect(true, what);
 }
 
+// An input for back-to-back checks: the data, or its negation (a second buffer), at an offset. A
+// call whose slot another call overwrote before it was combined (what a programmatic launch that
+// waited too late would do) mixes block sums of x and -x and misses both exact values.
+struct Input {
+    const float* data;
+    double exact;
+};
+
+// Calls back to back with no synchronisation between them, the only way a programmatic launch
+// overlaps the call before it: each call's input in turn from `inputs`, each into its own result,
+// then as many into one shared result (the last call's must stand). The results are read after one
+// synchronisation at the end.
 template <class Acc, class P>
-void check_policy(const float* device_data, const std::vector<float>& host_data, cudaStream_t s1, cudaStream_t s2) {
-    const std::string name = std::string(acc_name<Acc>()) + " " + policy_name<P>();
+void check_back_to_back(const SinglePass<Acc, P>& pass, const std::vector<Input>& inputs, int calls, cudaStream_t stream,
+                        const std::string& what) {
+    using Result = typename Acc::Result;
+    DeviceBuffer<Result> outs(calls + 1);
+    SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(outs.get(), 0xff, (calls + 1) * sizeof(Result), stream));
+    for (int c = 0; c < calls; ++c) pass.enqueue(inputs[c % inputs.size()].data, outs.get() + c, stream);
+    for (int c = 0; c < calls; ++c) pass.enqueue(inputs[c % inputs.size()].data, outs.get() + calls, stream);
+    SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<Result> results(calls + 1);
+    SHOOTOUT_CUDA_CHECK(cudaMemcpy(results.data(), outs.get(), results.size() * sizeof(Result), cudaMemcpyDeviceToHost));
+    for (int c = 0; c <= calls; ++c) {
+        const double expected = inputs[(c < calls ? c : calls - 1) % inputs.size()].exact;
+        if (static_cast<double>(results[c]) != expected) {
+            expect(false, what + " back-to-back call " + std::to_string(c) + ": got " + std::to_string(static_cast<double>(results[c])) +
+                              ", exact " + std::to_string(expected));
+            return;
+        }
+    }
+    expect(read_back(pass.ticket()) == 0, what + " back-to-back: ticket back at 0");
+}
+
+template <class Acc, class P>
+void check_policy(const float* device_data, const float* negated_data, const std::vector<float>& host_data, cudaStream_t s1,
+                  cudaStream_t s2) {
+    std::string name = std::string(acc_name<Acc>()) + " " + policy_name<P>();
+    if (P::kLaunch == Launch::pdl) name += SinglePass<Acc, P>(1).programmatic() ? " (programmatic)" : " (pdl off: kernel built before sm_90)";
     const auto exact = [&](std::size_t offset, std::size_t n) {
         double sum = 0;
         for (std::size_t i = offset; i < offset + n; ++i) sum += host_data[i];
@@ -271,8 +331,13 @@ void check_policy(const float* device_data, const std::vector<float>& host_data,
                           (std::size_t{1} << 20) + 7, big})
         for (std::size_t offset : {0, 3}) {
             const SinglePass<Acc, P> pass(n);
-            check_calls(pass, device_data + offset, exact(offset, n), n == big ? 5 : 50, s1,
-                        name + " n=" + std::to_string(n) + " offset=" + std::to_string(offset) + " grid=" + std::to_string(pass.grid()));
+            const std::string what = name + " n=" + std::to_string(n) + " offset=" + std::to_string(offset) + " grid=" + std::to_string(pass.grid());
+            check_calls(pass, device_data + offset, exact(offset, n), n == big ? 5 : 50, s1, what);
+            const double e0 = exact(offset, n), e3 = exact(offset ^ 3, n);
+            check_back_to_back(pass,
+                               {{device_data + offset, e0}, {negated_data + offset, -e0}, {device_data + (offset ^ 3), e3},
+                                {negated_data + (offset ^ 3), -e3}},
+                               n == big ? 8 : 64, s1, what);
         }
     // Two prepared reductions of different sizes, alternating on one stream, then running at once on two.
     const SinglePass<Acc, P> a(1000003), b(4097 * 64 + 1);
@@ -281,6 +346,33 @@ void check_policy(const float* device_data, const std::vector<float>& host_data,
         check_calls(b, device_data, exact(0, 4097 * 64 + 1), 2, s1, name + " interleaved b");
     }
     using Result = typename Acc::Result;
+    // Back to back on one stream, no synchronisation: each call after one of another object and size,
+    // every third after the backends' own policy (plain launch unless that is pdl too), x and -x in
+    // turn. A programmatic call must neither start on the slots nor take a ticket before the call
+    // before it, whatever that was, has completed.
+    {
+        const SinglePass<Acc, typename SinglePassTuning<Acc>::Policy> c((std::size_t{1} << 20) + 7);
+        const std::size_t na = 1000003, nb = 4097 * 64 + 1, nc = (std::size_t{1} << 20) + 7;
+        constexpr int kRounds = 16;
+        DeviceBuffer<Result> outs(3 * kRounds);
+        SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(outs.get(), 0xff, 3 * kRounds * sizeof(Result), s1));
+        for (int r = 0; r < kRounds; ++r) {
+            const float* x = r % 2 == 0 ? device_data : negated_data;
+            a.enqueue(x + 3, outs.get() + 3 * r, s1);
+            b.enqueue(x, outs.get() + 3 * r + 1, s1);
+            c.enqueue(x + 3, outs.get() + 3 * r + 2, s1);
+        }
+        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(s1));
+        std::vector<Result> results(3 * kRounds);
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(results.data(), outs.get(), results.size() * sizeof(Result), cudaMemcpyDeviceToHost));
+        bool ok = read_back(a.ticket()) == 0 && read_back(b.ticket()) == 0 && read_back(c.ticket()) == 0;
+        for (int r = 0; r < kRounds; ++r) {
+            const double sign = r % 2 == 0 ? 1.0 : -1.0;
+            ok &= static_cast<double>(results[3 * r]) == sign * exact(3, na) && static_cast<double>(results[3 * r + 1]) == sign * exact(0, nb) &&
+                  static_cast<double>(results[3 * r + 2]) == sign * exact(3, nc);
+        }
+        expect(ok, name + " back-to-back across objects and sizes");
+    }
     DeviceBuffer<Result> out_a(1), out_b(1);
     for (int c = 0; c < 20; ++c) {
         a.enqueue(device_data + 3, out_a.get(), s1);
@@ -293,21 +385,25 @@ void check_policy(const float* device_data, const std::vector<float>& host_data,
 }
 
 template <class Acc>
-void check_accumulator(const float* device_data, const std::vector<float>& host_data, cudaStream_t s1, cudaStream_t s2) {
-    check_policy<Acc, typename SinglePassTuning<Acc>::Policy>(device_data, host_data, s1, s2);
-    std::apply([&]<class... P>(P...) { (check_policy<Acc, P>(device_data, host_data, s1, s2), ...); }, SweepPolicies{});
+void check_accumulator(const float* device_data, const float* negated_data, const std::vector<float>& host_data, cudaStream_t s1,
+                       cudaStream_t s2) {
+    check_policy<Acc, typename SinglePassTuning<Acc>::Policy>(device_data, negated_data, host_data, s1, s2);
+    std::apply([&]<class... P>(P...) { (check_policy<Acc, P>(device_data, negated_data, host_data, s1, s2), ...); }, SweepPolicies{});
 }
 
 int check() {
     const std::vector<float> host = small_integers((std::size_t{1} << 24) + 8);
-    DeviceBuffer<float> data(host.size());
+    DeviceBuffer<float> data(host.size()), negated(host.size());
     SHOOTOUT_CUDA_CHECK(cudaMemcpy(data.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+    std::vector<float> minus(host.size());
+    std::transform(host.begin(), host.end(), minus.begin(), [](float f) { return -f; });
+    SHOOTOUT_CUDA_CHECK(cudaMemcpy(negated.get(), minus.data(), minus.size() * sizeof(float), cudaMemcpyHostToDevice));
     cudaStream_t s1, s2;
     SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
     SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-    check_accumulator<PlainSum<float>>(data.get(), host, s1, s2);
-    check_accumulator<PlainSum<double>>(data.get(), host, s1, s2);
-    check_accumulator<KahanSum>(data.get(), host, s1, s2);
+    check_accumulator<PlainSum<float>>(data.get(), negated.get(), host, s1, s2);
+    check_accumulator<PlainSum<double>>(data.get(), negated.get(), host, s1, s2);
+    check_accumulator<KahanSum>(data.get(), negated.get(), host, s1, s2);
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
     std::printf("single_pass_sweep --check on %s: %d passed, %d failed\n", device_properties().name.c_str(), passes, failures);

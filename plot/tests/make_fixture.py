@@ -1,4 +1,5 @@
-"""Writes the test fixture plot/tests/data/{ws-ryzen,lab-xeon,vm}.csv (run it again after a change).
+"""Writes the test fixture plot/tests/data/{ws-ryzen,lab-xeon,vm,h200x4}.csv (run it again after a
+change).
 
 Made-up but plausible numbers from a small speed and error model, in the harness-v2 schema
 (machine, timing, batch, cache and the backends' traits), with a few deliberate traps that the
@@ -18,7 +19,14 @@ tests rely on:
     and they must stay two machines.
   * latency.csv: a dispatch-latency run on ws-ryzen (--sizes=per-thread:16, threads 1..32). Only
     the parallel reductions belong in its plot: not the ceiling, not the serial backend measured
-    at 16 floats, and not the rows of 64 floats per thread that one backend also has.
+    at 16 floats, and not the rows of 64 floats per thread that one backend also has. It is the
+    only fixture with the pages column (all "huge"); the others predate it, as the GPU machines'
+    files do, and are read with it empty.
+  * h200x4.csv: a host with four H200s: nccl/sum and nccl/exact at 1, 2 and 4 GPUs (both timings),
+    mpi/cuda at 1, 2 and 4 ranks and mpi/pool-simd at 1 and 2 ranks (isolated), beside one-GPU
+    cuda/cub and the ceiling, at 2^20, 2^24, 2^28 and 2^31 elements. Batched nccl/sum at 2^31 on 4
+    GPUs scales at 94% (3.74x one GPU); at 2^20 the all-reduce's floor keeps it under 2x. The one-process
+    rows (cuda/cub) are gpus = 1, ranks = 1; CPU rows gpus = 0.
 """
 
 from __future__ import annotations
@@ -79,6 +87,10 @@ TRAITS = {
     "cuda/thrust": ("f32", "tree", "any_thread_count", "reduction"),
     "cuda/baseline/read": ("f32", "unordered", "none", "ceiling"),
     "cuda/baseline/copy": ("none", "unordered", "none", "reference_copy"),
+    "nccl/sum": ("f64", "tree", "per_thread_count", "reduction"),
+    "nccl/exact": ("exact", "unordered", "any_thread_count", "reduction"),
+    "mpi/cuda": ("f64", "tree", "per_thread_count", "reduction"),
+    "mpi/pool-simd": ("f64", "thread_chunks", "per_thread_count", "reduction"),
     **{f"cuda/ladder/{step}": ("f32", "tree", "any_thread_count", "reduction") for step in LADDER},
 }
 
@@ -167,7 +179,7 @@ class Writer:
         self.t = datetime.fromisoformat(self.h["start"]).replace(tzinfo=timezone.utc)
 
     def row(self, backend, device, threads, inp, n, gbps, err, seed=0, when=None,
-            timing="isolated", batch=1):
+            timing="isolated", batch=1, gpus=None, ranks=1):
         h = self.h
         self.t += timedelta(seconds=3)
         stamp = (when or self.t).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -194,7 +206,8 @@ class Writer:
             "peak_gbps": f"{h['peak']:.1f}" if cuda else "",
             "machine": self.machine, "timing": timing, "batch": batch,
             "cache": "cold" if cuda else "warm", "accumulator": accumulator, "order": order,
-            "reproducibility": reproducibility, "role": role,
+            "reproducibility": reproducibility, "role": role, "reproducible": "yes",
+            "gpus": (1 if cuda else 0) if gpus is None else gpus, "ranks": ranks,
         })
 
     def gpu_rows(self, backend, inp, n, err):
@@ -203,11 +216,14 @@ class Writer:
             self.row(backend, "cuda", 1, inp, n, gpu_gbps(self.h, backend, n, "cuda", timing), err,
                      timing=timing, batch=batch)
 
-    def write(self, path):
+    def write(self, path, pages=None):
+        """With `pages`, the file has the pages column (written since the CPU backends place their
+        own input), every row that value; without, it predates the column, as the GPU machines'
+        files do."""
         with open(path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+            w = csv.DictWriter(f, fieldnames=COLUMNS + (["pages"] if pages else []), lineterminator="\n")
             w.writeheader()
-            w.writerows(self.rows)
+            w.writerows({**r, "pages": pages} if pages else r for r in self.rows)
 
 
 def cpu_rows(w, sizes, sweep, serial=SERIAL_RATE, parallel=PARALLEL):
@@ -292,9 +308,52 @@ def make_vms():
     return w
 
 
+# The four-H200 host: per GPU 4500 GB/s of streaming at size; an isolated call pays a launch and
+# its wait, a batched one the gap between launches; NCCL's all-reduce adds its floor per call.
+H200X4 = "h200x4-5c6d7e8f"
+MACHINES[H200X4] = dict(
+    host="h200x4", cpu="Intel(R) Xeon(R) Platinum 8480+", gpu="NVIDIA H200", peak=4814.0, threads=16,
+    l2=2**21, l3=105 * 2**20, cache_bw=40.0, l3_total=900.0, dram_per_thread=12.0, dram_total=180.0,
+    core=1.0, compiler="g++ 12.2.0", start="2026-12-01T08:00:00")
+SCALE_SIZES = [2**20, 2**24, 2**28, 2**31]
+
+
+def multi_gpu_gbps(n, gpus, timing, allreduce_us):
+    """One shard per GPU at 4500 GB/s (L2-cold), plus the call's fixed cost."""
+    per_call_us = (6.0 if timing == "isolated" else 2.5) + allreduce_us
+    t = 4 * n / gpus / 4500.0 + per_call_us * 1000
+    return 4 * n / t
+
+
+def make_multi_gpu():
+    w = Writer([H200X4])
+    w.use(H200X4)
+    for n in SCALE_SIZES:
+        for timing, batch in [("isolated", 1), ("batched", batch_size(n))]:
+            w.row("cuda/baseline/read", "cuda", 1, "uniform", n, multi_gpu_gbps(n, 1, timing, 0) * 1.01,
+                  0.0, timing=timing, batch=batch)
+            w.row("cuda/cub", "cuda", 1, "uniform", n, multi_gpu_gbps(n, 1, timing, 0),
+                  rel_error("cuda/cub", "uniform", n, 1), timing=timing, batch=batch)
+            for gpus in (1, 2, 4):
+                floor_us = 0 if gpus == 1 else 12.0 + 4.0 * gpus  # the all-reduce's latency
+                w.row("nccl/sum", "cuda", 1, "uniform", n, multi_gpu_gbps(n, gpus, timing, floor_us + 4.0),
+                      1.1e-16, timing=timing, batch=batch, gpus=gpus)
+                w.row("nccl/exact", "cuda", 1, "uniform", n,
+                      multi_gpu_gbps(n, gpus, timing, floor_us + 4.0) * 0.3, 0.0, timing=timing,
+                      batch=batch, gpus=gpus)
+        for ranks in (1, 2, 4):  # one GPU per rank; barrier, copy back and MPI_Allreduce per call
+            w.row("mpi/cuda", "cuda", 1, "uniform", n,
+                  multi_gpu_gbps(n, ranks, "isolated", 30.0 + 10.0 * ranks), 1.1e-16, gpus=1, ranks=ranks)
+        for ranks in (1, 2):
+            w.row("mpi/pool-simd", "cpu", 8, "uniform", n, min(8 * 12.0 * ranks, 90.0 * ranks) * 0.9,
+                  1.1e-16, ranks=ranks)
+    return w
+
+
 if __name__ == "__main__":
     (HERE / "data").mkdir(exist_ok=True)
     make("ws-ryzen-3f9a0c71", sweep=True, h2d=True).write(HERE / "data" / "ws-ryzen.csv")
     make("lab-xeon-b7d2e418", sweep=False, h2d=False).write(HERE / "data" / "lab-xeon.csv")
     make_vms().write(HERE / "data" / "vm.csv")
-    make_latency().write(HERE / "data" / "latency.csv")
+    make_latency().write(HERE / "data" / "latency.csv", pages="huge")
+    make_multi_gpu().write(HERE / "data" / "h200x4.csv")

@@ -1,7 +1,8 @@
 """Tests of plot/plot.py, plot/compare.py and plot/shootout_csv.py on the fixture in data/.
 
-The fixture (written by make_fixture.py) has two machines with GPUs and, in vm.csv, two CPU-only
-machines sharing the host name "vm"; its traps are described there."""
+The fixture (written by make_fixture.py) has two machines with GPUs, in vm.csv two CPU-only
+machines sharing the host name "vm", and in h200x4.csv a four-GPU host with nccl/* and mpi/* rows
+at several GPU and rank counts; its traps are described there."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
 LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryzen
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
 PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency"]
+H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
 
 
 def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
@@ -435,8 +437,8 @@ def plot_module():
 def test_csv_before_harness_v2_is_rejected(tmp_path):
     old = rewrite(RYZEN, tmp_path / "old.csv", columns=sc.V1_COLUMNS)
     message = ("old.csv: missing column(s) machine, timing, batch, cache, accumulator, order, "
-               "reproducibility, role: written by an older accumulate_bench (before harness v2); "
-               "re-run it")
+               "reproducibility, role, reproducible, gpus, ranks: written by an older "
+               "accumulate_bench (before harness v2); re-run it")
     for script, args in [("plot.py", [old, "--out", tmp_path / "out"]), ("compare.py", [old, XEON])]:
         result = run(script, *args)
         assert result.returncode == 2, result.stdout
@@ -452,10 +454,36 @@ def test_csv_before_harness_v2_is_rejected(tmp_path):
     assert "older accumulate_bench" in result.stderr
 
 
+def test_csv_before_the_gpus_and_ranks_columns_is_rejected(tmp_path):
+    old = rewrite(RYZEN, tmp_path / "v2.csv", columns=sc.V1_COLUMNS + sc.V2_COLUMNS + ["reproducible"])
+    result = run("plot.py", old, "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert ("v2.csv: missing column(s) gpus, ranks: written by an older accumulate_bench (before "
+            "the gpus and ranks columns); re-run it") in result.stderr
+    # a v2 row appended to a file with the new header: no values from `reproducible` on
+    lines = RYZEN.read_text().splitlines()
+    v2_row = ",".join(lines[5].split(",")[:len(sc.V1_COLUMNS + sc.V2_COLUMNS)])
+    (tmp_path / "appended.csv").write_text("\n".join(lines[:5] + [v2_row]) + "\n")
+    result = run("plot.py", tmp_path / "appended.csv", "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert "appended.csv line 6: no values in the columns reproducible, gpus, ranks" in result.stderr
+
+
+def test_pages_column_is_read_and_files_without_it_have_it_empty():
+    # latency.csv has the pages column (CPU rows since the backends place their input); the GPU
+    # machines' files were measured before it and still plot, with it empty
+    with_pages = sc.read_csvs([str(LATENCY)])
+    assert set(with_pages["pages"]) == {"huge"}
+    without = sc.read_csvs([str(H200X4)])
+    assert set(without["pages"]) == {""}
+    both = sc.read_csvs([str(LATENCY), str(H200X4)])
+    assert len(both) == len(with_pages) + len(without)
+
+
 def test_extra_trailing_columns_are_ignored(tmp_path):
-    extra = {"reproducible": "yes", "pages": "4k", "gpus": "1", "ranks": "1"}
+    extra = {"pages": "4k", "later": "x"}
     later = rewrite(RYZEN, tmp_path / "later.csv", extra=extra)
-    assert later.read_text().splitlines()[0].endswith(",role,reproducible,pages,gpus,ranks")
+    assert later.read_text().splitlines()[0].endswith(",role,reproducible,gpus,ranks,pages,later")
     df = sc.read_csvs([str(later)])
     base = sc.read_csvs([str(RYZEN)])
     assert list(df.columns) == list(base.columns)
@@ -619,3 +647,73 @@ def test_scripts_parse():
         result = subprocess.run(["bash", "-n", str(root / "scripts" / script)],
                                 capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Scaling over GPUs and MPI ranks
+
+
+@pytest.fixture(scope="module")
+def scaled(tmp_path_factory):
+    out = tmp_path_factory.mktemp("scale_out")
+    result = run("plot.py", H200X4, "--out", out)
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+def test_scale_out_plot_has_both_axes_its_sizes_and_the_ideal(scaled):
+    out, _ = scaled
+    assert (out / "scale_out.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    svg = (out / "scale_out.svg").read_text()
+    for text in ["GPUs (one process, NCCL)", "MPI ranks (mpirun -np)", "nccl/sum (batched)",
+                 "nccl/exact (isolated)", "mpi/cuda (isolated)", "mpi/pool-simd (isolated)",
+                 "ideal: the 1-GPU (1-rank) GB/s × count"]:
+        assert text in svg, text
+    for exponent in ("24", "28", "31"):  # the panels' sizes; 2^20 is measured but not a panel
+        assert f"2^{{{exponent}}}" in svg or f"n = $2^{{{exponent}}}$" in svg or f"2{exponent}" in svg
+
+
+def test_scale_out_series_ideal_and_efficiency():
+    df = sc.read_csvs([str(H200X4)])
+    series = sc.scale_out(sc.speed_table(df, all_threads=True))
+    nccl = series[(series["backend"] == "nccl/sum") & (series["timing"] == "batched")
+                  & (series["n"] == 2**31) & (series["axis"] == "gpus")].set_index("count")
+    assert list(nccl.index) == [1, 2, 4]
+    assert nccl.loc[4, "ideal"] == pytest.approx(4 * nccl.loc[1, "gbps"])
+    assert nccl.loc[4, "efficiency"] == pytest.approx(0.94, abs=0.01)
+    assert nccl.loc[1, "efficiency"] == pytest.approx(1.0)
+    small = series[(series["backend"] == "nccl/sum") & (series["timing"] == "batched")
+                   & (series["n"] == 2**20)].set_index("count")
+    assert small.loc[4, "gbps"] < 2 * small.loc[1, "gbps"]  # the all-reduce's floor
+    ranks = series[(series["backend"] == "mpi/cuda") & (series["n"] == 2**31)]
+    assert set(ranks["axis"]) == {"ranks"} and sorted(ranks["count"]) == [1, 2, 4]
+    # one-GPU, one-process backends are no series
+    assert not (series["backend"] == "cuda/cub").any()
+
+
+def test_scale_out_is_in_the_summary(scaled):
+    out, _ = scaled
+    text = (out / "summary.md").read_text()
+    assert "## Scaling out: GB/s per GPU count and per rank count" in text
+    line = next(l for l in text.splitlines() if "`nccl/sum` | batched | gpus | 2^31" in l)
+    assert re.search(r"4: [0-9]+ \(94%\)", line), line
+
+
+def test_other_plots_use_the_largest_gpu_count_and_say_so(scaled):
+    out, _ = scaled
+    speed = sc.speed_table(sc.read_csvs([str(H200X4)]))
+    nccl = speed[(speed["backend"] == "nccl/sum") & (speed["n"] == 2**31)]
+    assert set(nccl["gpus"]) == {4}
+    assert set(speed.loc[speed["backend"] == "mpi/cuda", "ranks"]) == {4}
+    assert "nccl/sum · f64, tree (4 GPUs)" in (out / "gbps.svg").read_text()
+
+
+def test_scale_out_is_skipped_without_several_counts(plotted, tmp_path):
+    out, result = plotted
+    assert "scale_out plot skipped" in result.stderr
+    assert not (out / "scale_out.png").exists()
+    # a stale scale_out plot from an earlier run with such rows is removed
+    (tmp_path / "scale_out.png").write_bytes(b"old")
+    result = run("plot.py", RYZEN, "--out", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "scale_out.png").exists()

@@ -1,0 +1,20 @@
+// mpi/pool-simd: each rank sums its shard with cpu/pool/simd (its thread pool, --threads threads,
+// the widest SIMD float->double kernel) and the ranks' double partials meet in MPI_Allreduce.
+#include "mpi_reduction.hpp"
+
+namespace shootout::mpi {
+namespace {
+
+[[maybe_unused]] const bool registered = register_distributed_backend({
+    .name = "mpi/pool-simd",
+    .description = "per rank: cpu/pool/simd on its contiguous shard; the ranks' double partials added by MPI_Allreduce",
+    .device = Device::cpu,
+    // Thread chunks within rank shards; the all-reduce's order is fixed for a rank count (OpenMPI's
+    // algorithm choice depends on the count and message size only).
+    .traits = {.accumulator = Accumulator::f64, .order = Order::thread_chunks, .reproducibility = Reproducibility::per_thread_count},
+    .parallel = true,
+    .make = combining("cpu/pool/simd"),
+});
+
+}  // namespace
+}  // namespace shootout::mpi

@@ -1,0 +1,172 @@
+// The backends that split an input: nccl/* over the GPUs of this machine, at every GPU count it has,
+// and mpi/* as one rank in this process (tests/mpi_ranks_test.py runs them under mpirun). Without a
+// GPU (or without NCCL) the GPU tests report skipped with the reason the backend gives.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "backend.hpp"
+#include "backend_test_support.hpp"
+#include "error_bounds.hpp"
+#include "exact_sum.hpp"
+#include "inputs.hpp"
+
+namespace shootout {
+namespace {
+
+std::vector<const Backend*> backends_where(bool (*keep)(const Backend&)) {
+    std::vector<const Backend*> list;
+    for (const auto& b : registered_backends())
+        if (keep(b)) list.push_back(&b);
+    return list;
+}
+
+// The GPU counts this machine can test: 1 .. every visible GPU.
+std::vector<int> gpu_counts(const Backend& backend) {
+    std::vector<int> counts;
+    for (int gpus = 1; gpus <= backend.device_info().visible; ++gpus) counts.push_back(gpus);
+    return counts;
+}
+
+double sum_with(const Backend& backend, std::span<const float> input, int gpus) {
+    auto reduction = backend.prepare(input, {.threads = 2, .gpus = gpus});
+    const std::optional<double> seconds = reduction->run();
+    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time it measured";
+    reduction->run();  // a second call must give the same, from scratch
+    return reduction->result();
+}
+
+class EveryMultiGpuBackend : public ::testing::TestWithParam<const Backend*> {
+protected:
+    void SetUp() override {
+        if (auto reason = GetParam()->why_unavailable()) GTEST_SKIP() << *reason;
+    }
+    const Backend& backend() const { return *GetParam(); }
+};
+
+TEST_P(EveryMultiGpuBackend, DeclaresWhatTheHarnessNeeds) {
+    EXPECT_TRUE(backend().multi_gpu);
+    EXPECT_EQ(backend().timing, Timing::device_events);
+    EXPECT_TRUE(backend().batches);
+    ASSERT_TRUE(backend().device_info);
+    EXPECT_GE(backend().device_info().visible, 1);
+    EXPECT_FALSE(backend().device_info().name.empty());
+}
+
+// Sizes below, at and above the GPU count (some GPUs get empty shards), odd sizes, and unaligned
+// starts; small integers, so every correct order is exact.
+TEST_P(EveryMultiGpuBackend, ExactOnEveryGpuCount) {
+    const auto data = small_integers(1000003 + 3, 1, 1);
+    for (int gpus : gpu_counts(backend()))
+        for (std::size_t n : {0u, 1u, 3u, 31u, 1000u, 1000003u})
+            for (std::size_t offset : {0u, 3u}) {
+                const auto input = std::span<const float>(data).subspan(offset, n);
+                EXPECT_EQ(sum_with(backend(), input, gpus), exact_sum(input).round()) << "n=" << n << " gpus=" << gpus;
+            }
+}
+
+TEST_P(EveryMultiGpuBackend, WithinTheBoundOfItsTraitsOnUniformData) {
+    std::vector<float> v((1 << 22) + 3);
+    fill(v, Distribution::uniform, 5);
+    const double s = exact_sum(v).round();
+    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
+    for (int gpus : gpu_counts(backend())) EXPECT_LE(std::abs(sum_with(backend(), v, gpus) - s), bound) << gpus << " GPUs";
+}
+
+// Declared reproducible at a GPU count: the same bits on every call, isolated or batched; declared
+// so for any count: the same bits for 1, 2, 4, 8 GPUs.
+TEST_P(EveryMultiGpuBackend, ReproducibleAsDeclared) {
+    std::vector<float> v(3000017);
+    fill(v, Distribution::normal, 9);
+    std::optional<std::uint64_t> first_count_bits;
+    for (int gpus : gpu_counts(backend())) {
+        auto reduction = backend().prepare(v, {.batch = 3, .gpus = gpus});
+        reduction->run();
+        const double first = reduction->result();
+        for (int call = 0; call < 10; ++call) {
+            reduction->run();
+            ASSERT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "call " << call;
+        }
+        reduction->run_batch(3);
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "after a batch";
+        if (backend().traits.reproducibility != Reproducibility::any_thread_count) continue;
+        if (!first_count_bits) first_count_bits = std::bit_cast<std::uint64_t>(first);
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(first), *first_count_bits) << gpus << " GPUs differ from 1";
+    }
+}
+
+TEST_P(EveryMultiGpuBackend, BatchedCallsSumTheInputEachTime) {
+    const auto data = small_integers(1000003, 1, 4);
+    for (int gpus : gpu_counts(backend())) {
+        auto reduction = backend().prepare(data, {.batch = 5, .gpus = gpus});
+        for (int batch = 0; batch < 2; ++batch) {
+            EXPECT_GT(reduction->run_batch(5), 0);
+            EXPECT_EQ(reduction->result(), exact_sum(data).round()) << "batch " << batch << ", " << gpus << " GPUs";
+        }
+    }
+}
+
+// A NaN or Inf on the last GPU's shard reaches the all-reduced result.
+TEST_P(EveryMultiGpuBackend, NanAndInfinityPropagate) {
+    for (int gpus : gpu_counts(backend()))
+        for (std::size_t n : {1u, 1000003u}) {
+            std::vector<float> v(n, 1.0f);
+            v[n - 1] = std::numeric_limits<float>::quiet_NaN();
+            EXPECT_TRUE(std::isnan(sum_with(backend(), v, gpus))) << n << ", " << gpus << " GPUs";
+            v[n - 1] = -std::numeric_limits<float>::infinity();
+            EXPECT_EQ(sum_with(backend(), v, gpus), -std::numeric_limits<double>::infinity()) << n << ", " << gpus << " GPUs";
+        }
+}
+
+// More GPUs than the machine has: refused with a message, not a crash.
+TEST_P(EveryMultiGpuBackend, MoreGpusThanVisibleIsAnError) {
+    const std::vector<float> v(100, 1.0f);
+    EXPECT_THROW(backend().prepare(v, {.gpus = backend().device_info().visible + 1}), std::runtime_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryMultiGpuBackend,
+                         ::testing::ValuesIn(backends_where([](const Backend& b) { return b.multi_gpu; })), backend_test_name);
+// A build without CUDA registers no nccl/* backends (device_support() names why).
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryMultiGpuBackend);
+
+// The mpi/* backends as the one rank of a process that MPI was never started in: they make no MPI
+// call then, and must sum like their local backends.
+class EveryMpiBackendOnOneRank : public ::testing::TestWithParam<const Backend*> {
+protected:
+    void SetUp() override {
+        if (auto reason = GetParam()->why_unavailable()) GTEST_SKIP() << *reason;
+    }
+    const Backend& backend() const { return *GetParam(); }
+};
+
+TEST_P(EveryMpiBackendOnOneRank, ExactOnSmallAndOddSizes) {
+    const auto data = small_integers(1000003 + 3, 4, 2);
+    for (std::size_t n : {0u, 1u, 31u, 1000003u}) {
+        const auto input = std::span<const float>(data).subspan(3, n);
+        EXPECT_EQ(sum_with(backend(), input, 1), exact_sum(input).round()) << "n=" << n;
+    }
+}
+
+TEST_P(EveryMpiBackendOnOneRank, WithinTheBoundOfItsTraitsOnUniformData) {
+    std::vector<float> v((1 << 20) + 3);
+    fill(v, Distribution::uniform, 6);
+    const double s = exact_sum(v).round();
+    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 2}).value();
+    EXPECT_LE(std::abs(sum_with(backend(), v, 1) - s), bound);
+}
+
+TEST_P(EveryMpiBackendOnOneRank, DeclaresWhatTheHarnessNeeds) {
+    EXPECT_TRUE(backend().distributed);
+    EXPECT_EQ(backend().timing, Timing::device_events) << "the slowest rank's time, returned by run()";
+    EXPECT_FALSE(backend().batches);
+    EXPECT_FALSE(backend().multi_gpu);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryMpiBackendOnOneRank,
+                         ::testing::ValuesIn(backends_where([](const Backend& b) { return b.distributed; })), backend_test_name);
+
+}  // namespace
+}  // namespace shootout
