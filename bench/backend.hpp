@@ -105,6 +105,10 @@ public:
     // The sum of the last run(), widened to double. Device backends copy it back here, once, after
     // timing.
     virtual double result() = 0;
+
+    // The host memory a run() reads, for the CSV's pages column; empty when the input is read from
+    // device memory (CUDA backends, the host-to-device copy's pinned staging included).
+    virtual std::span<const float> host_input() const { return {}; }
 };
 
 struct Backend {
@@ -171,6 +175,7 @@ public:
         return std::nullopt;
     }
     double result() override { return last_; }
+    std::span<const float> host_input() const override { return input_; }
 
 private:
     std::span<const float> input_;

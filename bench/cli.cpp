@@ -194,6 +194,9 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
     return chosen;
 }
 
+// --sizes=per-thread:SPEC
+constexpr std::string_view kPerThread = "per-thread:";
+
 Options parse_command_line(const std::vector<std::string>& args) {
     Options options;
     std::string sizes_spec(kDefaultSizes);
@@ -219,7 +222,12 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--machine") { no_value(); options.machine = true; }
         else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
         else if (key == "--backend") { need_value(); options.backends = value; }
-        else if (key == "--sizes") { need_value(); sizes_spec = value; sizes_given = true; }
+        else if (key == "--sizes") {
+            need_value();
+            options.sizes_per_thread = value.starts_with(kPerThread);
+            sizes_spec = options.sizes_per_thread ? value.substr(kPerThread.size()) : value;
+            sizes_given = true;
+        }
         else if (key == "--input") { need_value(); options.input = parse_input(value, options.input); }
         else if (key == "--seed") { need_value(); options.input.seed = parse_unsigned(value, "--seed"); }
         else if (key == "--threads") { need_value(); options.threads = parse_counts(value, "--threads", 4096); }
@@ -254,6 +262,10 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.
+  --sizes=per-thread:SPEC
+                     SPEC counts elements per thread: each thread count T of --threads runs at
+                     T x each size, serial backends at each size (for dispatch latency:
+                     --sizes=per-thread:16 --threads=1,2,4,8 is 16 floats, one cache line, per thread).
   --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH, or a hard one:
                      ill:C (condition number about C, e.g. ill:1e16) | wide (every binade, both signs,
                      subnormals) | cancel (large +x, -x pairs and small values in [0,1))

@@ -21,6 +21,7 @@ public:
 struct Options {
     std::string backends = "all";
     std::vector<std::uint64_t> sizes;  // elements; empty with a file input (its length is the size)
+    bool sizes_per_thread = false;     // --sizes=per-thread:SPEC: sizes are elements per thread
     InputSpec input;
     std::vector<int> threads;  // thread counts for parallel backends
     std::vector<int> gpus;     // GPU counts for multi-GPU backends; empty: all visible GPUs

@@ -11,7 +11,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <new>
@@ -50,14 +49,7 @@ std::string InputSpec::label() const {
     return "unknown";
 }
 
-void HostArray::Free::operator()(float* p) const { std::free(p); }
-
-HostArray::HostArray(std::size_t count) : count_(count) {
-    constexpr std::size_t kAlignment = 64;
-    const std::size_t bytes = std::max<std::size_t>(kAlignment, (count * sizeof(float) + kAlignment - 1) / kAlignment * kAlignment);
-    data_.reset(static_cast<float*>(std::aligned_alloc(kAlignment, bytes)));
-    if (!data_) throw std::bad_alloc();
-}
+HostArray::HostArray(std::size_t count) : memory_(count * sizeof(float)), count_(count) {}
 
 namespace {
 

@@ -3,10 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
+
+#include "host_memory.hpp"
 
 namespace shootout {
 
@@ -30,18 +31,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// 64-byte aligned float storage, first touched by the threads that fill it.
+// Float storage in a HugePageRegion of its own: page-aligned, transparent huge pages requested, first
+// touched by the threads that fill it.
 class HostArray {
 public:
     HostArray() = default;
     explicit HostArray(std::size_t count);  // throws std::bad_alloc
-    std::span<float> span() { return {data_.get(), count_}; }
-    std::span<const float> span() const { return {data_.get(), count_}; }
+    std::span<float> span() { return {reinterpret_cast<float*>(memory_.data()), count_}; }
+    std::span<const float> span() const { return {reinterpret_cast<const float*>(memory_.data()), count_}; }
     std::size_t size() const { return count_; }
 
 private:
-    struct Free { void operator()(float* p) const; };
-    std::unique_ptr<float[], Free> data_;
+    HugePageRegion memory_;
     std::size_t count_ = 0;
 };
 

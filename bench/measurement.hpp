@@ -32,6 +32,9 @@ struct Measurement {
     // Columns added for multi-GPU and multi-process runs:
     int gpus = 0;                // GPUs each rank used: 0 on the CPU, 1 for one-GPU CUDA backends, N for nccl/*
     int ranks = 1;               // MPI ranks that shared the input: 1 unless run under mpirun
+    // Columns added for the CPU's input placement:
+    std::string pages;           // what backs the host memory a call reads: "huge", "4k", "mixed"; "" for
+                                 // CUDA rows (device memory)
 };
 
 }  // namespace shootout

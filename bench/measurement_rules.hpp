@@ -1,6 +1,9 @@
 // The measurement rules, in one place. Every number in a CSV row is taken by these; results/README.md
 // ("How a number is taken") states them for readers, and README.md and --help point there.
 //
+//   memory       inputs on 2 MiB-aligned mappings with transparent huge pages requested; every CPU
+//                backend reads its own copy, each part first touched by the thread that reads it
+//                (cpu/placed_input.hpp); the pages column says what the kernel backed it with
 //   warm-up      one untimed call right after prepare (page faults, module loading, lazy set-up), then
 //                Google Benchmark's --benchmark_min_warmup_time of untimed calls
 //   repetitions  --benchmark_repetitions, each of at least --benchmark_min_time seconds

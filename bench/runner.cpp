@@ -83,6 +83,7 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .reproducibility = std::string(to_string(traits.reproducibility)), .role = std::string(to_string(traits.role)),
         .reproducible = {},  // observed across the run's cases: filled in by the sweep
         .gpus = c.gpus, .ranks = mpi::world().size,
+        .pages = outcome.pages.value_or(""),
     };
 }
 
@@ -123,7 +124,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
 
     // A file input: this rank's shard of it; the sweep's one size is the whole file's.
     HostArray file_input;
-    std::vector<std::uint64_t> sizes = options.sizes;
+    std::vector<std::uint64_t> sizes = sweep_sizes(options);
     if (!options.input.file.empty()) {
         file_input = read_float_file(options.input.file, mpi::world().rank, mpi::world().size);
         sizes = {mpi::sum(file_input.size())};
@@ -136,6 +137,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
 
     for (const std::uint64_t n : sizes) {
         std::list<Case> cases = plan_cases(backends, options, n, visible_gpus);
+        if (cases.empty()) continue;  // a size per thread that no selected backend runs at
         std::optional<HostArray> generated;
         std::span<const float> input = file_input.span();
         if (options.input.file.empty()) {

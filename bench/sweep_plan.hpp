@@ -39,14 +39,20 @@ struct CaseOutcome {
     bool same_bits_every_repetition = true;
     std::string failure = {};
     bool exhausted = false;  // failed for lack of memory: skipped, not broken
+    std::optional<std::string> pages = {};  // the CSV's pages column, read once the input was touched
 };
+
+// The input sizes a sweep makes, ascending: options.sizes, or with sizes per thread every size times
+// every thread count (serial backends count as one thread).
+std::vector<std::uint64_t> sweep_sizes(const Options& options);
 
 // The GPU counts a multi-GPU backend is measured at: --gpus, or every visible GPU.
 std::vector<int> gpu_counts(const Options& options, int visible);
 
-// A list: Google Benchmark's registrations hold references to its elements. A multi-GPU backend
-// gets one case per gpu_counts() count up to its visible GPUs (DeviceInfo::visible, from
-// `visible_gpus`; the runner names the counts left out).
+// The cases at size n. With sizes per thread, only the thread counts T for which n is T times a
+// size, and serial backends only where n is a size. A list: Google Benchmark's registrations hold
+// references to its elements. A multi-GPU backend gets one case per gpu_counts() count up to its
+// visible GPUs (DeviceInfo::visible, from `visible_gpus`; the runner names the counts left out).
 std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Options& options, std::uint64_t n,
                            const std::map<const Backend*, int>& visible_gpus = {});
 

@@ -1,7 +1,8 @@
 // The exact sum on a persistent thread pool: part k of the pool adds the k-th static chunk into its
 // own superaccumulator with the widest exact SIMD kernel; the parts' digits then merge by integer
 // addition, which is exact in any order, and the total is rounded once. So the result is the same
-// for every thread count, unlike every other parallel CPU backend's.
+// for every thread count, unlike every other parallel CPU backend's. Part k copied the k-th chunk of
+// the input in prepare (placed_input.hpp), so it reads what it placed.
 #include <memory>
 #include <vector>
 
@@ -22,7 +23,11 @@ struct alignas(64) PartSum {
 class ExactPoolReduction final : public Reduction {
 public:
     ExactPoolReduction(std::span<const float> input, int threads)
-        : input_(input), pool_(threads), parts_(static_cast<std::size_t>(threads)), kernel_(simd::best().accumulate_exact) {}
+        : pool_(threads),
+          placed_(input, threads, [this](auto& copy_part) { pool_.run(copy_part); }),
+          input_(placed_.span()),
+          parts_(static_cast<std::size_t>(threads)),
+          kernel_(simd::best().accumulate_exact) {}
 
     std::optional<double> run() override {
         auto sum_part = [this](int part) {
@@ -38,10 +43,12 @@ public:
         return std::nullopt;
     }
     double result() override { return last_; }
+    std::span<const float> host_input() const override { return input_; }
 
 private:
-    std::span<const float> input_;
-    ThreadPool pool_;
+    ThreadPool pool_;       // before placed_: its threads copy the input
+    PlacedInput placed_;
+    std::span<const float> input_;  // placed_'s copy
     std::vector<PartSum> parts_;
     simd::AccumulateExact kernel_;
     double last_ = 0;

@@ -1,5 +1,5 @@
 // Builders for CPU backends: one function of the whole input on the calling thread, or a parallel
-// Reduction made for a thread count.
+// Reduction made for a thread count. Every CPU backend reads its own PlacedInput (placed_input.hpp).
 #pragma once
 
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend.hpp"
+#include "placed_input.hpp"
 
 namespace shootout {
 
@@ -23,6 +24,21 @@ inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role:
 
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
+// A Reduction whose run() is sum(its copy of the input).
+template <class Sum>
+std::unique_ptr<Reduction> make_placed_reduction(PlacedInput input, Sum sum) {
+    const std::span<const float> copy = input.span();  // the copy's memory stays put when its owner moves
+    return make_host_reduction(copy, [input = std::move(input), sum = std::move(sum)](std::span<const float> x) mutable {
+        return sum(x);
+    });
+}
+
+// One thread: the input copied, and so placed, by the thread that calls run().
+template <class Sum>
+std::unique_ptr<Reduction> make_serial_reduction(std::span<const float> input, Sum sum) {
+    return make_placed_reduction(PlacedInput(input, 1, [](auto& copy_part) { copy_part(0); }), std::move(sum));
+}
+
 template <class Result>
 Backend serial_backend(std::string name, std::string description, Traits traits,
                        Result (*sum)(const float*, std::size_t), UnavailableReason unavailable_reason = {}) {
@@ -33,7 +49,7 @@ Backend serial_backend(std::string name, std::string description, Traits traits,
         .traits = traits,
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [sum](std::span<const float> input, const PrepareOptions&) {
-            return make_host_reduction(input, [sum](std::span<const float> x) { return sum(x.data(), x.size()); });
+            return make_serial_reduction(input, [sum](std::span<const float> x) { return sum(x.data(), x.size()); });
         },
     };
 }

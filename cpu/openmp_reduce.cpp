@@ -44,6 +44,17 @@ float sum_reduction_clause(std::span<const float> x, int threads) {
     return sum;
 }
 
+// The input copied in static chunks, OpenMP thread k taking chunk k: the contiguous ranges that the
+// team's thread k reads in both backends here (libgomp keeps its team's threads from one parallel
+// region to the next). schedule(static)'s ranges start at n/T rather than on a cache line, a
+// difference of under one line per thread.
+PlacedInput placed_by_team(std::span<const float> input, int threads) {
+    return PlacedInput(input, threads, [threads](auto& copy_part) {
+#pragma omp parallel num_threads(threads)
+        copy_part(omp_get_thread_num());
+    });
+}
+
 double sum_simd_team(std::span<const float> x, PartialSums& partials, simd::SumToDouble kernel) {
 #pragma omp parallel num_threads(partials.size())
     sum_chunk(x, partials, omp_get_thread_num(), kernel);
@@ -56,15 +67,18 @@ double sum_simd_team(std::span<const float> x, PartialSums& partials, simd::SumT
     Traits{.accumulator = Accumulator::f32, .order = Order::thread_chunks, .reproducibility = Reproducibility::none},
     [](std::span<const float> input, int threads) {
         require_full_team("cpu/openmp/reduction", threads);
-        return make_host_reduction(input, [threads](std::span<const float> x) { return sum_reduction_clause(x, threads); });
+        return make_placed_reduction(placed_by_team(input, threads),
+                                     [threads](std::span<const float> x) { return sum_reduction_clause(x, threads); });
     }));
 [[maybe_unused]] const bool registered_simd = register_backend(parallel_backend(
     "cpu/openmp/simd", "one OpenMP team, omp_set_dynamic(0), each thread the widest SIMD float->double kernel on its static chunk",
     kStaticChunks(Accumulator::f64),
     [](std::span<const float> input, int threads) {
         require_full_team("cpu/openmp/simd", threads);
-        return make_host_reduction(input, [partials = PartialSums(threads), kernel = simd::best().sum_f64](
-                                              std::span<const float> x) mutable { return sum_simd_team(x, partials, kernel); });
+        return make_placed_reduction(placed_by_team(input, threads), [partials = PartialSums(threads), kernel = simd::best().sum_f64](
+                                                                         std::span<const float> x) mutable {
+            return sum_simd_team(x, partials, kernel);
+        });
     }));
 
 }  // namespace

@@ -2,7 +2,7 @@
 #include <numeric>
 #include <type_traits>
 
-#include "backend.hpp"
+#include "host_backend.hpp"
 
 namespace shootout {
 namespace {
@@ -17,7 +17,7 @@ Backend serial_accumulate(std::string name, std::string description) {
                    .order = Order::sequential,
                    .reproducibility = Reproducibility::any_thread_count},
         .prepare = [](std::span<const float> input, const PrepareOptions&) {
-            return make_host_reduction(input, [](std::span<const float> x) {
+            return make_serial_reduction(input, [](std::span<const float> x) {
                 return std::accumulate(x.begin(), x.end(), Total{0});
             });
         },

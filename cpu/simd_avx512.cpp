@@ -1,5 +1,6 @@
 // The AVX-512 kernels: 512-bit registers, 16 float or 8 double lanes. Compiled with
-// -mavx512f -mavx512vl (VL for the masked 256-bit load that feeds the widening conversion).
+// -mavx512f -mavx512vl -mfma (VL for the masked 256-bit load that feeds the widening conversion, FMA
+// for the f64 kernel's alternate adds: -mavx512f does not imply it in GCC 12).
 #include <immintrin.h>
 
 #include <cfloat>
@@ -18,6 +19,7 @@ struct Avx512 {
 
     static Floats add(Floats a, Floats b) { return _mm512_add_ps(a, b); }
     static Doubles add(Doubles a, Doubles b) { return _mm512_add_pd(a, b); }
+    static Doubles fma_add(Doubles acc, Doubles v) { return _mm512_fmadd_pd(v, _mm512_set1_pd(1.0), acc); }
     static Floats sub(Floats a, Floats b) { return _mm512_sub_ps(a, b); }
 
     static Floats load(const float* p) { return _mm512_loadu_ps(p); }
@@ -74,13 +76,25 @@ struct Avx512 {
     static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
 };
 
-// 32 zmm registers: 8 accumulators for every kernel, Kahan's 16 (sum, compensation) registers too;
-// the exact kernel's 4 take 2 registers each (the lower and upper 8 lanes of a vector).
-// Prefetch 4 KiB ahead: far enough to cover DRAM latency at one core's streaming rate (2 to 8 KiB
-// measured the same).
+// Tuned on Zen 5 (the 2-core EPYC VM; one core, GB/s in L1 / L2 / L3 / DRAM, cpu/PERFORMANCE.md):
+//   f32: 8 accumulators reach two 64-byte loads a cycle in L1 (486 GB/s; 12 and 16 no faster). No
+//        software prefetch: on huge pages the hardware prefetchers alone keep a core streaming, and
+//        prefetches cost load slots (-13% in L1, -10% in L2, +-3% beyond).
+//   f64: one float->double conversion per 8 floats bounds it in the caches; alternating the adds
+//        between the add and FMA units took it from 118 to 145 GB/s in L1/L2. Prefetch 4 KiB ahead
+//        at every size: 107 -> 125 GB/s in L3, +5% from DRAM, -2% in L1/L2, and a caller's small
+//        chunk (oneTBB's 256 KiB leaves) may come from DRAM.
+//   kahan: each accumulator is a dependency chain of 4 adds; 12 chains (24 of the 32 registers)
+//        give 124 GB/s in L2 against 108 for 8 (14 no better). Prefetch as f64: 100 -> 120 in L3.
+//   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
+//        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
+//        nothing (simd_exact.hpp).
 struct Avx512Policy {
-    static constexpr int f32_accumulators = 8, f64_accumulators = 8, kahan_accumulators = 8, exact_accumulators = 4;
-    static constexpr std::size_t prefetch_bytes = 4096;
+    static constexpr Loop f32{.accumulators = 8};
+    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop kahan{.accumulators = 12, .prefetch_bytes = 4096};
+    static constexpr Loop exact{.accumulators = 4, .prefetch_bytes = 4096};
+    static constexpr bool f64_alternates_fma = true;
 };
 
 }  // namespace

@@ -21,7 +21,7 @@ bool register_instruction_set(const InstructionSet& isa) {
     register_backend(serial_backend(prefix + "f32", isa.label + ", float lanes, 8 independent vector accumulators",
                                     kSerial(Accumulator::f32, Order::lanes), isa.f32, isa.unavailable));
     register_backend(serial_backend(prefix + "kahan",
-                                    isa.label + ", Kahan-compensated float lanes, lanes combined by Neumaier summation",
+                                    isa.label + ", Kahan-compensated float lanes, combined by TwoSum and Neumaier summation",
                                     kSerial(Accumulator::compensated_f32, Order::lanes), isa.kahan, isa.unavailable));
     register_backend(serial_backend(prefix + "f64", isa.label + ", each float widened and added in double lanes",
                                     kSerial(Accumulator::f64, Order::lanes), isa.f64, isa.unavailable));

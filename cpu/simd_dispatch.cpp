@@ -46,6 +46,7 @@ void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum) {
 std::optional<std::string> avx2_unavailable() {
     __builtin_cpu_init();  // may run from static initialisers, before the runtime's own call
     if (!__builtin_cpu_supports("avx2")) return "CPU lacks AVX2";
+    if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // the f64 kernel's alternate adds
     return std::nullopt;
 }
 
@@ -53,6 +54,7 @@ std::optional<std::string> avx512_unavailable() {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx512f")) return "CPU lacks AVX-512F";
     if (!__builtin_cpu_supports("avx512vl")) return "CPU lacks AVX-512VL";
+    if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // every AVX-512 CPU has it; checked all the same
     return std::nullopt;
 }
 

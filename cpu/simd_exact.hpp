@@ -51,18 +51,20 @@ template <class Isa, class Floats>
 
 // One level: adds the floats of x[0, n) inside the window fitted to them to `sum`, and their NaN
 // and Inf to its flags; packs the others into `outside` (room for n + one vector) and returns how
-// many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2.
-template <class Isa, class Policy, std::size_t PrefetchBytes>
+// many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
+// the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
+template <class Isa, Loop L>
 [[gnu::always_inline]] inline std::size_t add_level(const float* x, std::size_t n, float* outside, exact::Sum& sum,
                                                      const float* next) {
     using Floats = typename Isa::Floats;
     using Fixed = typename Isa::Fixed;
     constexpr std::size_t lanes = sizeof(Floats) / sizeof(float), fixed_lanes = sizeof(Fixed) / sizeof(std::uint64_t);
-    constexpr int accumulators = Policy::exact_accumulators;
+    constexpr int accumulators = L.accumulators;
+    constexpr Loop plain{.accumulators = L.accumulators};
 
     Floats largest[accumulators];
     for (auto& l : largest) l = Floats{};
-    for_each_vector<lanes, accumulators, PrefetchBytes>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+    for_each_vector<lanes, L>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
         largest[a] = Isa::max(Isa::abs(v), largest[a]);  // a NaN leaves largest[a] as it was
     });
     const auto max = [](Floats a, Floats b) { return Isa::max(a, b); };
@@ -77,7 +79,7 @@ template <class Isa, class Policy, std::size_t PrefetchBytes>
     std::uint64_t additions[accumulators];
     for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{}, additions[a] = 0;
     std::size_t at = 0, outside_count = 0;
-    for_each_vector<lanes, accumulators, 0>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+    for_each_vector<lanes, plain>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
         if (next) __builtin_prefetch(next + at, 0, 2);
         at += lanes;
         const Floats magnitude = Isa::abs(v);
@@ -113,9 +115,9 @@ void accumulate_exact(const float* x, std::size_t n, exact::Sum& sum) {
     for (std::size_t begin = 0; begin < n; begin += kRoundFloats) {
         const std::size_t count = n - begin < kRoundFloats ? n - begin : kRoundFloats;
         const float* next = n - begin >= 2 * kRoundFloats ? x + begin + kRoundFloats : nullptr;
-        std::size_t left = add_level<Isa, Policy, Policy::prefetch_bytes>(x + begin, count, buffer[0], sum, next);
+        std::size_t left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
         for (int level = 1; left > 0; ++level)
-            left = add_level<Isa, Policy, 0>(buffer[(level - 1) % 2], left, buffer[level % 2], sum, nullptr);
+            left = add_level<Isa, Loop{.accumulators = Policy::exact.accumulators}>(buffer[(level - 1) % 2], left, buffer[level % 2], sum, nullptr);
         exact::normalize(sum.digits);  // a round adds at most 3 per lane and level to a digit
     }
 }

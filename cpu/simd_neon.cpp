@@ -15,6 +15,8 @@ struct Neon {
 
     static Floats add(Floats a, Floats b) { return vaddq_f32(a, b); }
     static Doubles add(Doubles a, Doubles b) { return vaddq_f64(a, b); }
+    // acc + v * 1: one rounding, the same bits as add (for a policy with f64_alternates_fma).
+    static Doubles fma_add(Doubles acc, Doubles v) { return vfmaq_f64(acc, v, vdupq_n_f64(1.0)); }
     static Floats sub(Floats a, Floats b) { return vsubq_f32(a, b); }
 
     static Floats load(const float* p) { return vld1q_f32(p); }
@@ -47,9 +49,14 @@ struct Neon {
 // FADD on 2 pipes; V1/V2: 2 cycles on 4), per Arm's software optimization guides: not measured here,
 // this project has no Arm machine yet. The prefetch distance is the x86 one (cpu/PERFORMANCE.md),
 // likewise unmeasured on Arm; Arm cores' hardware prefetchers may make it redundant, not harmful.
+// Every kernel prefetches at every size, as the x86 kernels did before their per-kernel tuning
+// (simd_lanes.hpp's Loop). The f64 adds do not alternate with FMAs: on these cores FADD and FMLA
+// issue to the same pipes, FMLA with the longer latency, so it could only lengthen the chains.
 struct NeonPolicy {
-    static constexpr int f32_accumulators = 8, f64_accumulators = 8, kahan_accumulators = 8;
-    static constexpr std::size_t prefetch_bytes = 4096;
+    static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop kahan{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr bool f64_alternates_fma = false;
 };
 
 }  // namespace

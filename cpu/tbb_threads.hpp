@@ -4,14 +4,18 @@
 // workers, and the arena limits how many take part.
 #pragma once
 
+#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <memory>
 
 #include "backend.hpp"
+#include "host_backend.hpp"
 
 namespace shootout {
 
@@ -37,11 +41,21 @@ private:
     tbb::task_arena arena_;
 };
 
-// A Reduction that runs sum(input) inside its own arena of `threads`.
+// A Reduction that runs sum(input) inside its own arena of `threads`. Work stealing fixes no thread
+// to a range, so the copy is placed as a balanced split would first hand it out: `threads` static
+// chunks, one to each of the arena's threads (static_partitioner gives each thread one).
 template <class Sum>
 std::unique_ptr<Reduction> make_arena_reduction(std::span<const float> input, int threads, Sum sum) {
-    return make_host_reduction(input, [tbb = std::make_unique<TbbThreads>(threads), sum](std::span<const float> x) {
-        return tbb->execute([&] { return sum(x); });
+    auto arena = std::make_unique<TbbThreads>(threads);
+    PlacedInput placed(input, threads, [&](auto& copy_part) {
+        arena->execute([&] {
+            tbb::parallel_for(tbb::blocked_range<int>(0, threads, 1), [&](const tbb::blocked_range<int>& parts) {
+                for (int part = parts.begin(); part != parts.end(); ++part) copy_part(part);
+            }, tbb::static_partitioner());
+        });
+    });
+    return make_placed_reduction(std::move(placed), [arena = std::move(arena), sum](std::span<const float> x) {
+        return arena->execute([&] { return sum(x); });
     });
 }
 

@@ -76,7 +76,7 @@ ThreadPool::~ThreadPool() { stop(); }
 
 void ThreadPool::stop() {
     if (!workers_.empty()) {
-        stopping_ = true;
+        stopping_.store(true, std::memory_order_relaxed);  // published by the generation's release
         generation_.fetch_add(1, std::memory_order_release);
         generation_.notify_all();
         for (auto& worker : workers_) worker.join();
@@ -88,13 +88,22 @@ void ThreadPool::stop() {
     }
 }
 
-void ThreadPool::run_erased(void* task, void (*invoke)(void*, int)) {
+void ThreadPool::run_erased(void* task, void (*invoke)(void*, int), bool shared) {
+    if (workers_.empty()) {  // one part: no one to wake, nothing to wait for
+        invoke(task, 0);
+        return;
+    }
     task_ = task;
     invoke_ = invoke;
     remaining_.store(static_cast<std::uint32_t>(workers_.size()), std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
+    const std::uint32_t generation = generation_.fetch_add(1, std::memory_order_release) + 1;
     generation_.notify_all();  // a system call only when some worker is asleep
     invoke(task, 0);
+    if (shared) {
+        closed_.store(generation, std::memory_order_seq_cst);
+        for (std::uint32_t busy = active_.load(std::memory_order_seq_cst); busy != 0;) busy = wait_for_change(active_, busy);
+        return;
+    }
     for (std::uint32_t left = remaining_.load(std::memory_order_acquire); left != 0;)
         left = wait_for_change(remaining_, left);
 }
@@ -104,9 +113,13 @@ void ThreadPool::work(int part) {
     std::uint32_t seen = 0;
     for (;;) {
         seen = wait_for_change(generation_, seen);
-        if (stopping_) return;
-        invoke_(task_, part);
-        if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
+        if (stopping_.load(std::memory_order_relaxed)) return;
+        active_.fetch_add(1, std::memory_order_seq_cst);
+        if (closed_.load(std::memory_order_seq_cst) != seen) {  // only a shared run is ever closed
+            invoke_(task_, part);
+            if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
+        }
+        if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) active_.notify_one();
     }
 }
 

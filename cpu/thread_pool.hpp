@@ -33,21 +33,37 @@ public:
     // task must not throw.
     template <class Task>
     void run(Task& task) {
-        run_erased(&task, [](void* t, int part) { (*static_cast<Task*>(t))(part); });
+        run_erased(&task, [](void* t, int part) { (*static_cast<Task*>(t))(part); }, false);
+    }
+
+    // For tasks whose parts take their work from one shared supply, so that task(0) returning means
+    // nothing is left to start: calls task(part) on the calling thread (part 0) and on each pool
+    // thread that gets to it before task(0) has returned, and returns when those have returned. A
+    // thread the OS has not run by then (a starved vCPU) is not waited for; it skips this call.
+    template <class Task>
+    void run_shared(Task& task) {
+        run_erased(&task, [](void* t, int part) { (*static_cast<Task*>(t))(part); }, true);
     }
 
 private:
-    void run_erased(void* task, void (*invoke)(void*, int));
+    void run_erased(void* task, void (*invoke)(void*, int), bool shared);
     void work(int part);
     void stop();  // joins the workers and restores the caller's affinity
 
     // Written before generation_ is bumped (release), read after it is seen (acquire).
     void* task_ = nullptr;
     void (*invoke_)(void*, int) = nullptr;
-    bool stopping_ = false;
+    // Atomic: a worker that skips a shared run may read it while the pool is being destroyed.
+    std::atomic<bool> stopping_{false};
 
     alignas(64) std::atomic<std::uint32_t> generation_{0};  // bumped once per run
     alignas(64) std::atomic<std::uint32_t> remaining_{0};   // parts still running
+    // run_shared: a worker counts itself in `active_` before it looks at `closed_`, the generation
+    // of the last shared run that task(0) finished. Both sequentially consistent, so either the
+    // caller sees the worker active and waits for it, or the worker sees the run closed and skips it
+    // without reading task_ (which the next run may be writing).
+    alignas(64) std::atomic<std::uint32_t> active_{0};
+    alignas(64) std::atomic<std::uint32_t> closed_{0};
 
     std::vector<int> cpus_;  // CPU of each part when pinned; empty when not
     bool caller_pinned_ = false;

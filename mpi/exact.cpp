@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "exact_accumulator.hpp"
+#include "placed_input.hpp"
 #include "simd_kernels.hpp"
 #endif
 
@@ -38,7 +39,10 @@ exact::Sum over_ranks(const exact::Sum& mine) {
 
 class ExactOverRanks final : public Reduction {
 public:
-    explicit ExactOverRanks(std::span<const float> shard) : shard_(shard), kernel_(simd::best().accumulate_exact) {}
+    // The shard is read from a copy of its own, made (and so placed) by the thread that reads it, as
+    // every CPU backend's input (placed_input.hpp).
+    explicit ExactOverRanks(std::span<const float> shard)
+        : placed_(shard, 1, [](auto& copy_part) { copy_part(0); }), shard_(placed_.span()), kernel_(simd::best().accumulate_exact) {}
 
     std::optional<double> run() override {
         return timed_collective("mpi/exact", [&] {
@@ -48,9 +52,11 @@ public:
         });
     }
     double result() override { return total_.round(); }
+    std::span<const float> host_input() const override { return shard_; }
 
 private:
-    std::span<const float> shard_;
+    PlacedInput placed_;
+    std::span<const float> shard_;  // placed_'s copy
     simd::AccumulateExact kernel_;
     exact::Sum total_;
 };

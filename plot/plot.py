@@ -4,6 +4,7 @@
     python plot/plot.py [CSV ...] [--out DIR] [--backend GLOB ...] [--input NAME ...]
                         [--host NAME ...] [--machine ID ...] [--device DEV ...] [--threads N]
                         [--timing batched|isolated] [--ladder GLOB]
+                        [--latency-csv CSV ...] [--latency-floats N]
 
 Writes under DIR (default results/plots), each plot as PNG and SVG:
     gbps       GB/s against size, one line per backend; CPU, GPU (and GPU incl. host->device copy)
@@ -15,6 +16,10 @@ Writes under DIR (default results/plots), each plot as PNG and SVG:
     gpu_timing GPU microseconds per call, isolated against batched, for the ceiling and the four
                reduction backends with the most rows
     scaling    GB/s against thread count (only when a backend was run with several)
+    dispatch_latency
+               nanoseconds per call against threads on tiny inputs (--latency-floats per thread),
+               for the parallel CPU backends, from the --latency-csv files (default
+               results/latency/*.csv, written by accumulate_bench --sizes=per-thread:16)
     scale_out  GB/s against GPUs (nccl/*) and against MPI ranks (mpi/*) at 2^24, 2^28 and 2^31
                elements, with the ideal line (linear from the 1-GPU, 1-rank point); only when a
                backend was run at several GPU or rank counts
@@ -23,6 +28,8 @@ Writes under DIR (default results/plots), each plot as PNG and SVG:
     summary.md fastest and most accurate backend per machine, device and size, and the scale-out
                GB/s per count with the efficiency
 GPU rows use the batched timing (K calls back to back per timed region) unless --timing isolated.
+A ceiling point that a reduction with as many threads or fewer beats by more than 2% is drawn
+hollow in gbps: the read there is no ceiling.
 """
 
 from __future__ import annotations
@@ -53,6 +60,8 @@ DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
 LADDER_SIZES = [2**20, 2**30]
 DEFAULT_LADDER = "cuda/ladder/*"  # a selection of backends for the ladder plot, not a property
 GPU_TIMING_BACKENDS = 4  # reduction backends in the gpu_timing plot, besides the ceiling
+LATENCY_FLOATS = 16  # floats per thread of the dispatch_latency rows: one cache line
+DEFAULT_LATENCY_GLOB = "results/latency/*.csv"
 # A hue per accumulator (the backends' `accumulator` trait), a marker per order (`order`); backends
 # sharing both differ in shade and dash.
 ACCUMULATOR_COLORS = {"f32": "#1f77b4", "compensated_f32": "#2ca02c", "f64": "#ff7f0e",
@@ -74,7 +83,10 @@ plt.rcParams.update({
     "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
     "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, testable
 })
-PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "scale_out", "accuracy_speed"]
+PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "scale_out",
+              "accuracy_speed"]
+BEATEN_CEILING_STYLE = dict(linestyle="none", marker="o", markersize=9, markerfacecolor="white",
+                            markeredgecolor="black", markeredgewidth=1.6, zorder=4)
 SCALE_OUT_SIZES = [2**24, 2**28, 2**31]  # the scale_out plot's panels, where measured
 SCALE_OUT_AXES = {"gpus": "GPUs (one process, NCCL)", "ranks": "MPI ranks (mpirun -np)"}
 IDEAL_STYLE = dict(linestyle=(0, (1, 2)), linewidth=1.3, marker="")
@@ -203,7 +215,10 @@ def counts_suffix(rows: pd.DataFrame) -> str:
 # 1. GB/s against size
 
 
-def plot_gbps(speed: pd.DataFrame, styles, traits, out: Path, written: list[Path]):
+def plot_gbps(speed: pd.DataFrame, beaten: pd.DataFrame, styles, traits, out: Path,
+              written: list[Path]):
+    """beaten: sc.beaten_ceilings() of the rows; the ceiling's beaten points are drawn hollow."""
+    beaten = beaten.loc[beaten["beaten"], sc.BEATEN_KEY]
     panels = []  # (machine, device)
     for machine in machines_of(speed):
         devs = set(speed.loc[speed["machine"] == machine, "device"])
@@ -223,6 +238,12 @@ def plot_gbps(speed: pd.DataFrame, styles, traits, out: Path, written: list[Path
             if role == "ceiling":
                 h, = ax.plot(r["n"], r["gbps"], label=f"ceiling: {sc.series_label(b, device)}"
                              + suffix, **CEILING_STYLE)
+                hit = r.merge(beaten, on=sc.BEATEN_KEY)
+                if not hit.empty:
+                    handles.append(h)
+                    h, = ax.plot(hit["n"], hit["gbps"], label="hollow: a reduction with as many "
+                                 "threads or fewer is > 2% faster:\nno ceiling there",
+                                 **BEATEN_CEILING_STYLE)
             elif role != "reduction":
                 h, = ax.plot(r["n"], r["gbps"], label=f"reference: {sc.series_label(b, device)}"
                              + suffix, **COPY_STYLE)
@@ -600,6 +621,56 @@ def plot_scaling(all_threads: pd.DataFrame, styles, traits, out: Path,
 
 
 # ---------------------------------------------------------------------------------------------
+# Optional: dispatch latency
+
+
+def latency_rows(lat: pd.DataFrame, floats: int) -> pd.DataFrame:
+    """The dispatch-latency points: CPU reduction rows of `floats` elements per thread, of the
+    backends that ran with more than one thread on that machine (parallel ones, by their rows),
+    one time per (machine, backend, threads): the newest rows, median over inputs."""
+    r = lat[(lat["device"] == "cpu") & (lat["role"] == "reduction") & (lat["n"] == floats * lat["threads"])]
+    parallel = r.groupby(["machine", "backend"])["threads"].transform("max") > 1
+    return sc.speed_table(r[parallel], all_threads=True)
+
+
+def plot_dispatch_latency(lat: pd.DataFrame, floats: int, styles, traits, out: Path,
+                          written: list[Path]) -> str | None:
+    """ns per call against threads at `floats` floats a thread: the cost of starting parallel
+    work and collecting its partial sums, next to which summing one cache line is nothing."""
+    rows = latency_rows(lat, floats) if not lat.empty else lat
+    if rows.empty:
+        return (f"dispatch_latency plot skipped: no parallel CPU rows of {floats} floats per thread "
+                "(run accumulate_bench --sizes=per-thread:16 into results/latency/)")
+    machines = machines_of(rows)
+    fig, axes = plt.subplots(len(machines), 1, figsize=(10, 4.4 * len(machines)), squeeze=False)
+    for ax, machine in zip(axes[:, 0], machines):
+        m = rows[rows["machine"] == machine]
+        handles = []
+        for b in sc.sort_backends(m["backend"], traits):
+            r = m[m["backend"] == b].sort_values("threads")
+            h, = ax.plot(r["threads"], r["time_ns"], label=traits_label(b, "cpu", traits),
+                         markersize=5, linewidth=1.4, **styles[b])
+            handles.append(h)
+        tmax = int(m["threads"].max())
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(FixedLocator([2.0**k for k in range(0, int(math.log2(tmax)) + 1)]))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+        ax.xaxis.set_minor_locator(NullLocator())
+        gbps_axis(ax, label=False)  # a log axis with plain-number ticks, whatever it measures
+        ax.set_xlabel("threads (log₂ scale)")
+        ax.set_ylabel("ns per call  (log scale)")
+        ax.set_title(f"{machine_title(m, machine, 'cpu')}\n{floats} floats ({sc.fmt_bytes(4 * floats)}) "
+                     "per thread; isolated, warm cache", loc="left")
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+                  title=LEGEND_TITLE, alignment="left")
+    fig.suptitle("Dispatch latency: time per call on tiny inputs against threads (parallel CPU "
+                 "backends)", x=0.01, ha="left", fontweight="bold")
+    fig.tight_layout()
+    save(fig, out, "dispatch_latency", written)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
 # Optional: scaling over GPUs and MPI ranks
 
 
@@ -779,7 +850,21 @@ def parse_args(argv=None):
     p.add_argument("--ladder", metavar="GLOB", default=DEFAULT_LADDER,
                    help=f"backends for the ladder plot (default: {DEFAULT_LADDER}); they are left "
                         "out of the other plots unless --backend names them")
+    p.add_argument("--latency-csv", action="append", metavar="CSV",
+                   help="CSV files of the dispatch-latency runs (--sizes=per-thread:N; default, "
+                        f"when no CSV is named: {DEFAULT_LATENCY_GLOB}); repeatable")
+    p.add_argument("--latency-floats", type=int, default=LATENCY_FLOATS, metavar="N",
+                   help=f"floats per thread of the dispatch_latency plot (default {LATENCY_FLOATS})")
     return p.parse_args(argv)
+
+
+def read_latency(args) -> pd.DataFrame:
+    """The dispatch-latency rows: --latency-csv's files, or by default (no CSV named at all) the
+    ones under results/latency/; empty when there are none."""
+    if args.latency_csv:
+        return sc.read_csvs(args.latency_csv)
+    found = sorted(sc.REPO_ROOT.glob(DEFAULT_LATENCY_GLOB)) if not args.csv else []
+    return sc.read_csvs([str(p) for p in found]) if found else pd.DataFrame()
 
 
 def main(argv=None) -> int:
@@ -797,7 +882,8 @@ def main(argv=None) -> int:
                                   machine=args.machine, device=args.device)
     if args.threads is not None:
         filters = (filters + f" --threads {args.threads}").strip()
-    traits = sc.backend_traits(raw)
+    latency = read_latency(args)
+    traits = sc.backend_traits(pd.concat([raw, latency]) if not latency.empty else raw)
     styles = make_styles(traits)
     timed = sc.speed_rows(df, explicit_input=bool(args.input))
     speed_all = sc.speed_table(timed, threads=args.threads)  # both timings
@@ -825,13 +911,15 @@ def main(argv=None) -> int:
     if fallbacks:
         other = next(t for t in sc.TIMINGS if t != args.timing)
         notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
-    plot_gbps(speed_main, styles, traits, out, written)
+    all_counts = sc.speed_table(timed, all_threads=True)
+    beaten = sc.beaten_ceilings(all_counts)
+    plot_gbps(speed_main, beaten, styles, traits, out, written)
     plot_error(err, styles, traits, out, written)
     notes.append(plot_hardware(speed_main, traits, out, written))
     notes.append(plot_ladder(speed, speed_all, args.ladder, out, written))
     notes.append(plot_gpu_timing(speed_all_main, traits, out, written))
-    all_counts = sc.speed_table(timed, all_threads=True)
     notes.append(plot_scaling(all_counts, styles, traits, out, written))
+    notes.append(plot_dispatch_latency(latency, args.latency_floats, styles, traits, out, written))
     scale_out = sc.scale_out(all_counts)
     notes.append(plot_scale_out(scale_out, styles, traits, out, written))
     notes.append(plot_accuracy_speed(sc.select_timing(df, args.timing), styles, out, written, save))

@@ -46,12 +46,16 @@ V2_COLUMNS = ["machine", "timing", "batch", "cache", "accumulator", "order", "re
               "role"]
 V3_COLUMNS = ["reproducible", "gpus", "ranks"]
 COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
+# Columns appended later that a file may lack: files measured before them (on the GPU machines,
+# before the pages column) are read with the column empty. `pages`: what backed the host memory a
+# CPU row read ("huge", "4k", "mixed"; empty for CUDA rows).
+OPTIONAL_COLUMNS = ["pages"]
 # Numeric columns that every row must have; the others may be empty or `nan`.
 REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch", "gpus", "ranks"]
 OPTIONAL_NUMBERS = ["seed", "bytes", "time_ns_median", "time_ns_min", "iterations", "result",
                     "exact", "rel_error", "peak_gbps"]
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
-                "timing", "cache", "accumulator", "order", "reproducibility", "role"]
+                "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.
@@ -141,7 +145,10 @@ def read_csv(path: Path) -> pd.DataFrame:
                          f"(expected header: {','.join(COLUMNS)})")
     if df.empty:
         raise InputError(f"{name}: empty file: a header but no data rows")
-    df = df[COLUMNS].copy()  # later versions' extra columns are not used
+    for col in OPTIONAL_COLUMNS:
+        if col not in df.columns:
+            df[col] = ""
+    df = df[COLUMNS + OPTIONAL_COLUMNS].copy()  # later versions' extra columns are not used
 
     for col in TEXT_COLUMNS:
         df[col] = df[col].str.strip()
@@ -393,6 +400,10 @@ def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
 
 
 CEILING_KEY = ["machine", "device", "timing", "n"]
+# A ceiling that a reduction beats by more than this is no ceiling there (issue 11): the plots say so.
+CEILING_MARGIN = 0.02
+# A point of beaten_ceilings(): the ceiling's series point at one count of each kind.
+BEATEN_KEY = CEILING_KEY + ["gpus", "ranks", "threads"]
 
 
 def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
@@ -408,6 +419,23 @@ def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> 
                       how="left")
     out["pct_ceiling"] = 100.0 * out["gbps"] / out["ceiling"]
     return out
+
+
+def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
+    """Per ceiling point of a speed table that holds every thread count (machine, device, timing,
+    n, threads): the fastest reduction measured there with as many threads or fewer (`rival`, its
+    `rival_gbps` and `rival_threads`), and `beaten` when it is more than CEILING_MARGIN faster. A
+    read with T threads is no ceiling where fewer threads, or another loop, read faster. Only rivals
+    at the ceiling's GPU and rank counts count: a sum over more GPUs or processes is no rival."""
+    key = BEATEN_KEY
+    ceiling = all_threads.loc[all_threads["role"] == "ceiling", key + ["gbps"]]
+    rivals = all_threads.loc[all_threads["role"] == "reduction", key + ["gbps", "backend"]]
+    pairs = ceiling.merge(rivals, on=CEILING_KEY + ["gpus", "ranks"], suffixes=("", "_rival"))
+    pairs = pairs[pairs["threads_rival"] <= pairs["threads"]]
+    best = pairs.sort_values("gbps_rival", kind="stable").drop_duplicates(key, keep="last")
+    best = best.rename(columns={"backend": "rival", "gbps_rival": "rival_gbps", "threads_rival": "rival_threads"})
+    best["beaten"] = best["rival_gbps"] > best["gbps"] * (1 + CEILING_MARGIN)
+    return best.reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------

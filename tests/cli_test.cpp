@@ -97,6 +97,14 @@ TEST(CommandLine, EveryOption) {
     EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).sizes.empty());
 }
 
+TEST(CommandLine, SizesPerThread) {
+    const Options o = parse({"--sizes=per-thread:16,2^10", "--threads=1,2,4"});
+    EXPECT_TRUE(o.sizes_per_thread);
+    EXPECT_EQ(o.sizes, (Sizes{16, 1024}));
+    EXPECT_FALSE(parse({"--sizes=16"}).sizes_per_thread);
+    expect_command_line_error({"--sizes=per-thread:"}, "--sizes: empty");
+}
+
 TEST(CommandLine, RepeatedThreadCountsRunOnce) {
     EXPECT_EQ(parse({"--threads=2,2"}).threads, std::vector<int>{2});
     EXPECT_EQ(parse({"--threads=4,1,4,2,1"}).threads, (std::vector<int>{4, 1, 2}));

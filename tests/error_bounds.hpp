@@ -35,16 +35,20 @@ inline double double_accumulation(const Problem& p) { return gamma(static_cast<d
 // |E| <= (2u + O(n u^2)) sum |x| (Higham eq. 4.8; Goldberg, "What every computer
 // scientist should know about floating-point arithmetic", 1991, Theorem 8). Neither source states the
 // O() term's constant: we take it as 2, i.e. 2 n u^2 sum |x| (2u at n = 2^24). Plus u |S| for the
-// final rounding of sum - compensation to float.
+// final rounding of sum + compensation to float (compensated.hpp: sum + compensation ~ total).
 inline double kahan_float(const Problem& p) {
     const double n = static_cast<double>(p.n);
     return kFloatU * std::abs(p.exact) + (2 * kFloatU + 2 * n * kFloatU * kFloatU) * p.abs_sum;
 }
 
 // The SIMD Kahan kernels: Kahan in each lane over at most n elements (the bound above, with n for
-// n / lanes), then one Neumaier sum over the 2 x (at most 512: 8 accumulators of SVE's longest,
-// 2048-bit vectors) lane sums and compensations, which adds gamma_{1023}^2 sum |x| (Neumaier's sum is
-// Ogita, Rump and Oishi's Sum2: SIAM J. Sci. Comput. 26(6), 2005, Prop. 4.5).
+// n / lanes), then the lanes' (sum, compensation) pairs combined: on x86 and NEON (simd_lanes.hpp)
+// the accumulators' pairs folded into one by TwoSum (exact) with their compensations, each
+// O(u sum |x|), added in float, then one Neumaier sum over that pair's 2 x (at most 16) lanes; on SVE
+// one Neumaier sum over the 2 x (at most 512: 8 accumulators of SVE's longest, 2048-bit vectors) lane
+// sums and compensations. Both are inside gamma_{1023}^2 sum |x|, the bound of one Neumaier sum over
+// up to 1024 values (Neumaier's sum is Ogita, Rump and Oishi's Sum2: SIAM J. Sci. Comput. 26(6),
+// 2005, Prop. 4.5).
 inline double kahan_lanes_float(const Problem& p) { return kahan_float(p) + std::pow(gamma(1023, kFloatU), 2) * p.abs_sum; }
 
 // Blocked pairwise (cpu/serial/pairwise): an element goes through at most 25 roundings inside its

@@ -27,7 +27,7 @@ Measurement sample() {
             .result = 0.1 + 0.2, .exact = 1.0 / 3.0, .rel_error = 1.1102230246251565e-16, .peak_gbps = 0,
             .machine = "node1-3f2a91c0", .timing = "isolated", .batch = 1, .cache = "warm",
             .accumulator = "compensated_f32", .order = "sequential", .reproducibility = "any_thread_count",
-            .role = "reduction", .reproducible = "yes", .gpus = 2, .ranks = 3};
+            .role = "reduction", .reproducible = "yes", .gpus = 2, .ranks = 3, .pages = "huge"};
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -101,7 +101,7 @@ TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
               "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks");
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -132,6 +132,7 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(field("reproducible"), "yes");
     EXPECT_EQ(field("gpus"), "2");
     EXPECT_EQ(field("ranks"), "3");
+    EXPECT_EQ(field("pages"), "huge");
 }
 
 TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
@@ -249,7 +250,7 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
     EXPECT_NE(text.find("\"machine\": \"node1-3f2a91c0\", \"timing\": \"isolated\", \"batch\": 1, \"cache\": \"warm\", "
                         "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
-                        "\"gpus\": 2, \"ranks\": 3}"),
+                        "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

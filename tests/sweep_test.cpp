@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include "cli.hpp"
+#include "host_memory.hpp"
 #include "reporters.hpp"
 #include "runner.hpp"
 
@@ -94,6 +96,10 @@ TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
     EXPECT_EQ(r.rows[0].at("seed"), "");
     EXPECT_EQ(r.rows[0].at("exact"), "0.875");
     EXPECT_EQ(r.rows[0].at("input"), "file:" + path.filename().string());
+    // A file's values are laid out like generated ones: the backend's own copy, its backing recorded.
+    if (transparent_huge_pages_enabled()) {
+        EXPECT_EQ(r.rows[0].at("pages"), "huge");
+    }
 }
 
 // The JSON is written only once a measurement exists: a run that fails on its input before that
@@ -144,6 +150,33 @@ TEST(Sweep, ADriftingResultIsNotReproducible) {
     const auto r = sweep({"--backend=cpu/test/drifting", "--sizes=2^10"});
     ASSERT_EQ(r.rows.size(), 1u) << r.err;
     EXPECT_EQ(r.rows[0].at("reproducible"), "no");
+}
+
+// The pages column: what backs the memory each CPU backend reads once it has touched it.
+TEST(Sweep, PagesSayWhatBacksTheMemoryARunReads) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64,cpu/pool/simd", "--sizes=2^10,2^20", "--threads=2"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 4u) << r.out << r.err;
+    for (const auto& row : r.rows) {
+        const std::string& pages = row.at("pages");
+        EXPECT_TRUE(pages == "huge" || pages == "4k" || pages == "mixed") << row.at("backend") << ": '" << pages << "'";
+        if (transparent_huge_pages_enabled()) {
+            EXPECT_EQ(pages, "huge") << row.at("backend") << " n=" << row.at("n");
+        }
+    }
+}
+
+// --sizes=per-thread:16: each thread count at 16 floats a thread, serial backends at 16.
+TEST(Sweep, SizesPerThreadScaleWithTheThreadCount) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64,cpu/pool/simd", "--sizes=per-thread:16", "--threads=1,2,3"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::set<std::pair<std::string, std::string>> measured;  // (backend, threads)
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(std::stoull(row.at("n")), 16 * std::stoull(row.at("threads"))) << row.at("backend");
+        measured.emplace(row.at("backend"), row.at("threads"));
+    }
+    EXPECT_EQ(measured, (std::set<std::pair<std::string, std::string>>{
+                            {"cpu/pool/simd", "1"}, {"cpu/pool/simd", "2"}, {"cpu/pool/simd", "3"}, {"cpu/serial/accumulate-f64", "1"}}));
 }
 
 // --gpus sweeps a multi-GPU backend like --threads: one case per count, every visible GPU by

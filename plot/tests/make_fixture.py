@@ -17,6 +17,11 @@ tests rely on:
   * vm.csv: two machines, both with host name "vm" (an Intel and an AMD cloud VM, CPU only) whose
     rows share one file, as when two VMs append to results/vm.csv: their `machine` values differ,
     and they must stay two machines.
+  * latency.csv: a dispatch-latency run on ws-ryzen (--sizes=per-thread:16, threads 1..32). Only
+    the parallel reductions belong in its plot: not the ceiling, not the serial backend measured
+    at 16 floats, and not the rows of 64 floats per thread that one backend also has. It is the
+    only fixture with the pages column (all "huge"); the others predate it, as the GPU machines'
+    files do, and are read with it empty.
   * h200x4.csv: a host with four H200s: nccl/sum and nccl/exact at 1, 2 and 4 GPUs (both timings),
     mpi/cuda at 1, 2 and 4 ranks and mpi/pool-simd at 1 and 2 ranks (isolated), beside one-GPU
     cuda/cub and the ceiling, at 2^20, 2^24, 2^28 and 2^31 elements. Batched nccl/sum at 2^31 on 4
@@ -211,11 +216,14 @@ class Writer:
             self.row(backend, "cuda", 1, inp, n, gpu_gbps(self.h, backend, n, "cuda", timing), err,
                      timing=timing, batch=batch)
 
-    def write(self, path):
+    def write(self, path, pages=None):
+        """With `pages`, the file has the pages column (written since the CPU backends place their
+        own input), every row that value; without, it predates the column, as the GPU machines'
+        files do."""
         with open(path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+            w = csv.DictWriter(f, fieldnames=COLUMNS + (["pages"] if pages else []), lineterminator="\n")
             w.writeheader()
-            w.writerows(self.rows)
+            w.writerows({**r, "pages": pages} if pages else r for r in self.rows)
 
 
 def cpu_rows(w, sizes, sweep, serial=SERIAL_RATE, parallel=PARALLEL):
@@ -270,6 +278,22 @@ def make(machine, sweep, h2d):
         for timing in ("isolated", "batched"):
             w.row("cuda/cub", "cuda", 1, "file:nan-inf", 1000, 0.6 if timing == "isolated" else 2.1,
                   math.nan, timing=timing, batch=1 if timing == "isolated" else batch_size(1000))
+    return w
+
+
+def make_latency():
+    """A dispatch-latency run: ns per call = a fixed cost plus one per doubling of threads."""
+    w = Writer(["ws-ryzen-3f9a0c71"])
+    w.use("ws-ryzen-3f9a0c71")
+    cost = {"cpu/openmp/reduction": (900, 450), "cpu/tbb/reduce": (300, 1100), "cpu/baseline/read": (150, 350)}
+    for threads in [1, 2, 4, 8, 16, 32]:
+        for backend, (base, per_doubling) in cost.items():
+            n = 16 * threads
+            ns = base + per_doubling * math.log2(threads)
+            w.row(backend, "cpu", threads, "uniform", n, 4 * n / ns, 0.0)
+        n = 64 * threads  # another per-thread size: not in a 16-float plot
+        w.row("cpu/tbb/reduce", "cpu", threads, "uniform", n, 4 * n / 5000, 0.0)
+    w.row("cpu/serial/kahan", "cpu", 1, "uniform", 16, 64 / 20, 0.0)
     return w
 
 
@@ -331,4 +355,5 @@ if __name__ == "__main__":
     make("ws-ryzen-3f9a0c71", sweep=True, h2d=True).write(HERE / "data" / "ws-ryzen.csv")
     make("lab-xeon-b7d2e418", sweep=False, h2d=False).write(HERE / "data" / "lab-xeon.csv")
     make_vms().write(HERE / "data" / "vm.csv")
+    make_latency().write(HERE / "data" / "latency.csv", pages="huge")
     make_multi_gpu().write(HERE / "data" / "h200x4.csv")

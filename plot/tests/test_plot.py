@@ -26,9 +26,10 @@ import shootout_csv as sc  # noqa: E402
 RYZEN = HERE / "data" / "ws-ryzen.csv"
 XEON = HERE / "data" / "lab-xeon.csv"
 VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
+LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryzen
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
+PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "accuracy_speed"]
 H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
-PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "accuracy_speed"]
 
 
 def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
@@ -39,7 +40,7 @@ def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def plotted(tmp_path_factory):
     out = tmp_path_factory.mktemp("plots")
-    result = run("plot.py", RYZEN, XEON, "--out", out)
+    result = run("plot.py", RYZEN, XEON, "--latency-csv", LATENCY, "--out", out)
     assert result.returncode == 0, result.stderr
     return out, result
 
@@ -375,6 +376,61 @@ def test_gpu_timing_plot(plotted, tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
+# The ceiling, where it is one
+
+
+def test_a_ceiling_beaten_by_more_than_two_percent_is_marked():
+    beaten = sc.beaten_ceilings(sc.speed_table(sc.read_csvs([str(RYZEN)]), all_threads=True))
+    cpu = beaten[(beaten["device"] == "cpu") & (beaten["threads"] == 32)].set_index("n")
+    # 2^10: one thread of cpu/avx2/f32 (45 GB/s) reads faster than 32 threads of the pool.
+    assert cpu.loc[2**10, "beaten"] and cpu.loc[2**10, "rival"] == "cpu/avx2/f32"
+    assert cpu.loc[2**10, "rival_threads"] == 1
+    # 2^24: cpu/openmp/reduction at 16 threads (63.0) is 1.9% above the ceiling (61.8): no mark.
+    assert cpu.loc[2**24, "rival"] == "cpu/openmp/reduction" and cpu.loc[2**24, "rival_threads"] == 16
+    assert not cpu.loc[2**24, "beaten"]
+    # A reduction with more threads than the ceiling's is no rival: 16 threads of the ceiling
+    # were not measured at 2^10, so nothing at 32 threads is compared with them.
+    assert not ((beaten["threads"] < beaten["rival_threads"])).any()
+
+
+def test_the_gbps_plot_draws_beaten_ceiling_points_hollow(plotted):
+    out, _ = plotted
+    gbps = (out / "gbps.svg").read_text()
+    assert "hollow: a reduction with as many threads or fewer is &gt; 2% faster:" in gbps
+
+
+# ---------------------------------------------------------------------------------------------
+# Dispatch latency
+
+
+def test_dispatch_latency_takes_parallel_reductions_at_16_floats_a_thread():
+    rows = plot_module().latency_rows(sc.read_csvs([str(LATENCY)]), 16)
+    assert set(rows["backend"]) == {"cpu/openmp/reduction", "cpu/tbb/reduce"}  # not the ceiling,
+    assert (rows["n"] == 16 * rows["threads"]).all()  # not the serial one, not 64 floats a thread
+    assert sorted(rows["threads"].unique()) == [1, 2, 4, 8, 16, 32]
+    tbb = rows[rows["backend"] == "cpu/tbb/reduce"].set_index("threads")["time_ns"]
+    assert tbb[8] == pytest.approx(300 + 1100 * 3, rel=1e-2)  # the fixture rounds GB/s
+
+
+def test_dispatch_latency_plot(plotted, tmp_path):
+    out, _ = plotted
+    svg = (out / "dispatch_latency.svg").read_text()
+    assert "ns per call" in svg and "16 floats (64 B) per thread" in svg
+    assert "cpu/openmp/reduction · f32, thread_chunks" in svg and "cpu/tbb/reduce" in svg
+    assert "cpu/serial/kahan" not in svg and "cpu/baseline/read" not in svg
+    (tmp_path / "dispatch_latency.png").write_bytes(b"old")
+    result = run("plot.py", RYZEN, "--out", tmp_path)  # named CSVs and no --latency-csv
+    assert result.returncode == 0, result.stderr
+    assert "dispatch_latency plot skipped" in result.stderr
+    assert not (tmp_path / "dispatch_latency.png").exists()
+
+
+def plot_module():
+    import importlib
+    return importlib.import_module("plot")
+
+
+# ---------------------------------------------------------------------------------------------
 # The schema: harness v2 columns required, later columns ignored
 
 
@@ -411,6 +467,17 @@ def test_csv_before_the_gpus_and_ranks_columns_is_rejected(tmp_path):
     result = run("plot.py", tmp_path / "appended.csv", "--out", tmp_path / "out")
     assert result.returncode == 2
     assert "appended.csv line 6: no values in the columns reproducible, gpus, ranks" in result.stderr
+
+
+def test_pages_column_is_read_and_files_without_it_have_it_empty():
+    # latency.csv has the pages column (CPU rows since the backends place their input); the GPU
+    # machines' files were measured before it and still plot, with it empty
+    with_pages = sc.read_csvs([str(LATENCY)])
+    assert set(with_pages["pages"]) == {"huge"}
+    without = sc.read_csvs([str(H200X4)])
+    assert set(without["pages"]) == {""}
+    both = sc.read_csvs([str(LATENCY), str(H200X4)])
+    assert len(both) == len(with_pages) + len(without)
 
 
 def test_extra_trailing_columns_are_ignored(tmp_path):
@@ -576,7 +643,7 @@ def test_no_csv_under_results_gives_its_message(tmp_path, monkeypatch):
 
 def test_scripts_parse():
     root = PLOT_DIR.parent
-    for script in ["plot.sh", "test_plot.sh", "venv.sh"]:
+    for script in ["plot.sh", "test_plot.sh", "venv.sh", "cpu_sweeps.sh"]:
         result = subprocess.run(["bash", "-n", str(root / "scripts" / script)],
                                 capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
