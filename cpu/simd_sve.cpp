@@ -65,61 +65,61 @@ constexpr std::size_t kPrefetchBytes = 4096;
     }
 }
 
+// What differs between the float and the double chains: the lanes a vector holds, its predicates,
+// and how floats are loaded into it (as they are, or widened).
+struct FloatLanes {
+    using Vector = svfloat32_t;
+    static std::size_t count() { return svcntw(); }
+    static svbool_t all() { return svptrue_b32(); }
+    static svbool_t first(std::size_t i, std::size_t n) { return svwhilelt_b32_u64(i, n); }
+    static Vector zero() { return svdup_n_f32(0); }
+    static Vector load(svbool_t pg, const float* p) { return svld1_f32(pg, p); }
+};
+
+struct DoubleLanes {
+    using Vector = svfloat64_t;
+    static std::size_t count() { return svcntd(); }
+    static svbool_t all() { return svptrue_b64(); }
+    static svbool_t first(std::size_t i, std::size_t n) { return svwhilelt_b64_u64(i, n); }
+    static Vector zero() { return svdup_n_f64(0); }
+    static Vector load(svbool_t pg, const float* p) { return load_widened(pg, p); }
+};
+
+// 8 chains over full blocks, the rest into chain 0 under a whilelt predicate, then the tree.
+template <class Lanes>
+[[gnu::always_inline]] inline auto sum_chains(const float* x, std::size_t n) {
+    const svbool_t all = Lanes::all();
+    const std::size_t lanes = Lanes::count(), block = 8 * lanes;
+    typename Lanes::Vector a0 = Lanes::zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    std::size_t i = 0;
+    for (; i + block <= n; i += block) {
+        prefetch_ahead(x, i, block, n);
+        const float* p = x + i;
+        a0 = svadd_x(all, a0, Lanes::load(all, p));
+        a1 = svadd_x(all, a1, Lanes::load(all, p + lanes));
+        a2 = svadd_x(all, a2, Lanes::load(all, p + 2 * lanes));
+        a3 = svadd_x(all, a3, Lanes::load(all, p + 3 * lanes));
+        a4 = svadd_x(all, a4, Lanes::load(all, p + 4 * lanes));
+        a5 = svadd_x(all, a5, Lanes::load(all, p + 5 * lanes));
+        a6 = svadd_x(all, a6, Lanes::load(all, p + 6 * lanes));
+        a7 = svadd_x(all, a7, Lanes::load(all, p + 7 * lanes));
+    }
+    for (; i < n; i += lanes) {
+        const svbool_t active = Lanes::first(i, n);
+        a0 = svadd_m(active, a0, Lanes::load(active, x + i));
+    }
+    a0 = svadd_x(all, a0, a4), a1 = svadd_x(all, a1, a5), a2 = svadd_x(all, a2, a6), a3 = svadd_x(all, a3, a7);
+    a0 = svadd_x(all, a0, a2), a1 = svadd_x(all, a1, a3);
+    return svaddv(all, svadd_x(all, a0, a1));
+}
+
 }  // namespace
 
 std::size_t sve_vector_bits() { return svcntb() * 8; }
 
-float sum_sve_f32(const float* x, std::size_t n) {
-    const svbool_t all = svptrue_b32();
-    const std::size_t lanes = svcntw(), block = 8 * lanes;
-    svfloat32_t a0 = svdup_n_f32(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-    std::size_t i = 0;
-    for (; i + block <= n; i += block) {
-        prefetch_ahead(x, i, block, n);
-        const float* p = x + i;
-        a0 = svadd_f32_x(all, a0, svld1_f32(all, p));
-        a1 = svadd_f32_x(all, a1, svld1_f32(all, p + lanes));
-        a2 = svadd_f32_x(all, a2, svld1_f32(all, p + 2 * lanes));
-        a3 = svadd_f32_x(all, a3, svld1_f32(all, p + 3 * lanes));
-        a4 = svadd_f32_x(all, a4, svld1_f32(all, p + 4 * lanes));
-        a5 = svadd_f32_x(all, a5, svld1_f32(all, p + 5 * lanes));
-        a6 = svadd_f32_x(all, a6, svld1_f32(all, p + 6 * lanes));
-        a7 = svadd_f32_x(all, a7, svld1_f32(all, p + 7 * lanes));
-    }
-    for (; i < n; i += lanes) {
-        const svbool_t active = svwhilelt_b32_u64(i, n);
-        a0 = svadd_f32_m(active, a0, svld1_f32(active, x + i));
-    }
-    a0 = svadd_f32_x(all, a0, a4), a1 = svadd_f32_x(all, a1, a5), a2 = svadd_f32_x(all, a2, a6), a3 = svadd_f32_x(all, a3, a7);
-    a0 = svadd_f32_x(all, a0, a2), a1 = svadd_f32_x(all, a1, a3);
-    return svaddv_f32(all, svadd_f32_x(all, a0, a1));
-}
+float sum_sve_f32(const float* x, std::size_t n) { return sum_chains<FloatLanes>(x, n); }
 
-double sum_sve_f64(const float* x, std::size_t n) {
-    const svbool_t all = svptrue_b64();
-    const std::size_t lanes = svcntd(), block = 8 * lanes;
-    svfloat64_t a0 = svdup_n_f64(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-    std::size_t i = 0;
-    for (; i + block <= n; i += block) {
-        prefetch_ahead(x, i, block, n);
-        const float* p = x + i;
-        a0 = svadd_f64_x(all, a0, load_widened(all, p));
-        a1 = svadd_f64_x(all, a1, load_widened(all, p + lanes));
-        a2 = svadd_f64_x(all, a2, load_widened(all, p + 2 * lanes));
-        a3 = svadd_f64_x(all, a3, load_widened(all, p + 3 * lanes));
-        a4 = svadd_f64_x(all, a4, load_widened(all, p + 4 * lanes));
-        a5 = svadd_f64_x(all, a5, load_widened(all, p + 5 * lanes));
-        a6 = svadd_f64_x(all, a6, load_widened(all, p + 6 * lanes));
-        a7 = svadd_f64_x(all, a7, load_widened(all, p + 7 * lanes));
-    }
-    for (; i < n; i += lanes) {
-        const svbool_t active = svwhilelt_b64_u64(i, n);
-        a0 = svadd_f64_m(active, a0, load_widened(active, x + i));
-    }
-    a0 = svadd_f64_x(all, a0, a4), a1 = svadd_f64_x(all, a1, a5), a2 = svadd_f64_x(all, a2, a6), a3 = svadd_f64_x(all, a3, a7);
-    a0 = svadd_f64_x(all, a0, a2), a1 = svadd_f64_x(all, a1, a3);
-    return svaddv_f64(all, svadd_f64_x(all, a0, a1));
-}
+double sum_sve_f64(const float* x, std::size_t n) { return sum_chains<DoubleLanes>(x, n); }
 
 // Kahan in every lane of every accumulator; every lane's (sum, compensation) pair then goes into one
 // scalar Neumaier sum, as in simd_lanes.hpp's sum_kahan.
