@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "measurement_rules.hpp"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -308,6 +310,25 @@ Exit status: 0 all ran; 1 something was skipped or failed (each is named), or wr
 failed mid-sweep; 2 a bad command line, a bad input file, or an output path that cannot be used,
 found before anything runs.
 )";
+}
+
+// The rules' defaults first, so that the user's flags win; but no rank of several may interleave:
+// Google Benchmark shuffles with a seed of its own on each.
+std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags, int ranks) {
+    const std::string_view interleave = rules::kInterleaveFlag;
+    for (const std::string& flag : user_flags) {
+        if (ranks == 1 || !flag.starts_with(interleave)) continue;
+        if (flag.size() > interleave.size() && flag[interleave.size()] != '=') continue;
+        const std::string value = flag.size() == interleave.size() ? "" : flag.substr(interleave.size() + 1);
+        if (value != "false" && value != "0" && value != "no" && value != "f" && value != "n" && value != "off")
+            throw UsageError(flag + " under mpirun with " + std::to_string(ranks) +
+                             " ranks: each rank would shuffle the cases its own way and wait in another case's collectives");
+    }
+    std::vector<std::string> args = {program};
+    const std::vector<std::string> defaults = rules::benchmark_defaults(ranks);
+    args.insert(args.end(), defaults.begin(), defaults.end());
+    args.insert(args.end(), user_flags.begin(), user_flags.end());
+    return args;
 }
 
 }  // namespace shootout

@@ -50,4 +50,9 @@ std::vector<const Backend*> select_backends(std::string_view spec);
 
 std::string usage();
 
+// Google Benchmark's command line: program, the measurement rules' defaults for a run of `ranks`
+// processes, then the user's --benchmark_* flags, which win. Throws UsageError for a flag the run
+// cannot honour (interleaving under several ranks).
+std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags, int ranks);
+
 }  // namespace shootout

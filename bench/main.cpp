@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include "cli.hpp"
-#include "measurement_rules.hpp"
 #include "mpi_world.hpp"
 #include "runner.hpp"
 #include "system_info.hpp"
@@ -25,15 +24,6 @@ void list_backends(std::ostream& out) {
     }
     if (const auto missing = shootout::device_support(shootout::Device::cuda))
         out << std::left << std::setw(36) << "cuda/*, nccl/*, mpi/cuda" << " cuda  unavailable  " << *missing << '\n';
-}
-
-// Our defaults for Google Benchmark, placed before the user's flags so that theirs win.
-std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags) {
-    std::vector<std::string> args = {program};
-    const std::vector<std::string> defaults = shootout::rules::benchmark_defaults();
-    args.insert(args.end(), defaults.begin(), defaults.end());
-    args.insert(args.end(), user_flags.begin(), user_flags.end());
-    return args;
 }
 
 }  // namespace
@@ -56,7 +46,7 @@ int main(int argc, char** argv) {
         const auto backends = shootout::select_backends(options.backends);
         const shootout::mpi::Session mpi_session(backends);
 
-        std::vector<std::string> args = benchmark_arguments(argv[0], options.benchmark_flags);
+        std::vector<std::string> args = shootout::benchmark_arguments(argv[0], options.benchmark_flags, shootout::mpi::world().size);
         std::vector<char*> pointers;
         for (auto& arg : args) pointers.push_back(arg.data());
         int count = static_cast<int>(pointers.size());

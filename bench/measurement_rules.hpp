@@ -7,6 +7,12 @@
 //   warm-up      one untimed call right after prepare (page faults, module loading, lazy set-up), then
 //                Google Benchmark's --benchmark_min_warmup_time of untimed calls
 //   repetitions  --benchmark_repetitions, each of at least --benchmark_min_time seconds
+//   order        the repetitions of all cases of one size run interleaved, in random order (Google
+//                Benchmark's random interleaving; each case is prepared again, outside timing,
+//                when its turn comes), so that a shared machine's drift from minute to minute falls
+//                on every row of a size alike, and ratios between them are side by side. Under
+//                mpirun with several ranks the cases run one after the other: every rank must
+//                call the collectives in the same order.
 //   statistic    time_ns_median (the number every plot and ratio uses) and time_ns_min, over the
 //                repetitions' mean times per call
 //   GB/s         input bytes / time_ns_median, decimal; a copy baseline moves twice what it counts
@@ -48,11 +54,15 @@ inline int batch_calls(std::uint64_t input_bytes) {
 
 inline double gbps(std::uint64_t bytes, double time_ns) { return static_cast<double>(bytes) / time_ns; }
 
+inline constexpr const char* kInterleaveFlag = "--benchmark_enable_random_interleaving";
+
 // Google Benchmark's flags for these rules, placed before the user's so that theirs win.
-inline std::vector<std::string> benchmark_defaults() {
+// `ranks`: the processes of the run (order, above).
+inline std::vector<std::string> benchmark_defaults(int ranks) {
     return {"--benchmark_repetitions=" + std::to_string(kRepetitions),
             "--benchmark_min_time=" + std::to_string(kMinTimeSeconds),
-            "--benchmark_min_warmup_time=" + std::to_string(kMinWarmupSeconds)};
+            "--benchmark_min_warmup_time=" + std::to_string(kMinWarmupSeconds),
+            std::string(kInterleaveFlag) + (ranks == 1 ? "=true" : "=false")};
 }
 
 }  // namespace shootout::rules

@@ -115,7 +115,10 @@ void ThreadPool::work(int part) {
         seen = wait_for_change(generation_, seen);
         if (stopping_.load(std::memory_order_relaxed)) return;
         active_.fetch_add(1, std::memory_order_seq_cst);
-        if (closed_.load(std::memory_order_seq_cst) != seen) {  // only a shared run is ever closed
+        // Runs `seen` unless it is closed: closed_ is the last shared run that task(0) finished, so
+        // a run at or before it is over (a worker preempted for several runs finds it ahead), and
+        // an ordinary run is never closed. Generations wrap: compare their difference.
+        if (static_cast<std::int32_t>(seen - closed_.load(std::memory_order_seq_cst)) > 0) {
             invoke_(task_, part);
             if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
         }

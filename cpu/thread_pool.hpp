@@ -60,8 +60,8 @@ private:
     alignas(64) std::atomic<std::uint32_t> remaining_{0};   // parts still running
     // run_shared: a worker counts itself in `active_` before it looks at `closed_`, the generation
     // of the last shared run that task(0) finished. Both sequentially consistent, so either the
-    // caller sees the worker active and waits for it, or the worker sees the run closed and skips it
-    // without reading task_ (which the next run may be writing).
+    // caller sees the worker active and waits for it, or the worker sees the run (or a later one)
+    // closed and skips it without reading task_ (which the next run may be writing).
     alignas(64) std::atomic<std::uint32_t> active_{0};
     alignas(64) std::atomic<std::uint32_t> closed_{0};
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace shootout {
 namespace {
 
@@ -122,6 +124,29 @@ TEST(CommandLine, BadInputsSayWhatIsWrong) {
     expect_command_line_error({"--machine=vm"}, "--machine takes no value");
     expect_command_line_error({"--sizes=2^y"}, "'2^y' is not a power of two");
     expect_command_line_error({"--input=file:a.f32", "--sizes=2^10"}, "the file's length is the size");
+}
+
+// The rules' defaults come first and the user's flags after them, so that the user's win; one
+// process interleaves its cases' repetitions, several ranks never (each would shuffle its own way).
+TEST(CommandLine, BenchmarkArgumentsPutTheRulesFirstAndInterleaveInOneProcessOnly) {
+    const std::vector<std::string> one = benchmark_arguments("bench", {"--benchmark_repetitions=9"}, 1);
+    ASSERT_GE(one.size(), 3u);
+    EXPECT_EQ(one.front(), "bench");
+    EXPECT_EQ(one.back(), "--benchmark_repetitions=9");
+    EXPECT_NE(std::find(one.begin(), one.end(), "--benchmark_enable_random_interleaving=true"), one.end());
+    const std::vector<std::string> ranks = benchmark_arguments("bench", {"--benchmark_enable_random_interleaving=false"}, 4);
+    EXPECT_NE(std::find(ranks.begin(), ranks.end(), "--benchmark_enable_random_interleaving=false"), ranks.end());
+    EXPECT_EQ(std::find(ranks.begin(), ranks.end(), "--benchmark_enable_random_interleaving=true"), ranks.end());
+    for (const std::string flag : {"--benchmark_enable_random_interleaving", "--benchmark_enable_random_interleaving=true",
+                                   "--benchmark_enable_random_interleaving=1"}) {
+        try {
+            benchmark_arguments("bench", {flag}, 2);
+            ADD_FAILURE() << flag << " accepted under 2 ranks";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("2 ranks"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_NO_THROW(benchmark_arguments("bench", {"--benchmark_enable_random_interleaving=true"}, 1));
 }
 
 TEST(CommandLine, BenchmarkFlagsThatLoseOutputOrMeasureNothingAreRefused) {

@@ -4,10 +4,15 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 #include "backend.hpp"
 #include "backend_test_support.hpp"
@@ -135,28 +140,43 @@ TEST(Placement, ACopyKeepsItsInputsOffsetInAPage) {
 // run_shared: every unit of a shared supply is done once, and no part starts after the call
 // returned (its task may be gone by then), over many back-to-back calls.
 TEST(ThreadPoolShared, EveryUnitOnceAndNoLateStarts) {
-    ThreadPool pool(3);
-    constexpr int kUnits = 64, kCalls = 20000;
-    std::vector<std::atomic<int>> done(kUnits);
-    std::atomic<bool> returned{false};
-    std::atomic<int> late{0};
-    for (int call = 0; call < kCalls; ++call) {
-        for (auto& d : done) d.store(0, std::memory_order_relaxed);
+    // More threads than CPUs, unpinned: the OS preempts workers anywhere, between seeing a call and
+    // counting themselves in it too.
+    const int threads = static_cast<int>(std::thread::hardware_concurrency()) * 4;
+    ThreadPool pool(threads);
+    // Calls of a few units return within a worker's wake-up, so workers often arrive after a call,
+    // or several, have returned: a worker that then starts a returned call's task fails the test.
+    // Every call's task and state live on until the end, so such a start is counted, not a crash.
+    constexpr int kUnits = 4, kCalls = 100000;
+    struct Call {
         std::atomic<int> next{0};
-        returned.store(false);
-        auto task = [&](int) {
-            if (returned.load()) late.fetch_add(1);
-            for (int unit; (unit = next.fetch_add(1)) < kUnits;) done[unit].fetch_add(1);
-        };
+        std::array<std::atomic<int>, kUnits> done{};
+        std::atomic<bool> returned{false};
+    };
+    std::vector<std::unique_ptr<Call>> calls;
+    std::atomic<int> late{0};
+    std::vector<std::function<void(int)>> tasks;
+    calls.reserve(kCalls);
+    tasks.reserve(kCalls);
+    for (int c = 0; c < kCalls; ++c) {
+        Call& call = *calls.emplace_back(std::make_unique<Call>());
+        std::function<void(int)>& task = tasks.emplace_back([&call, &late](int) {
+            if (call.returned.load()) late.fetch_add(1);
+            for (int unit; (unit = call.next.fetch_add(1)) < kUnits;) call.done[unit].fetch_add(1);
+        });
         pool.run_shared(task);
-        returned.store(true);
-        for (int unit = 0; unit < kUnits; ++unit) ASSERT_EQ(done[unit].load(), 1) << "call " << call << " unit " << unit;
+        call.returned.store(true);
+        for (int unit = 0; unit < kUnits; ++unit) ASSERT_EQ(call.done[unit].load(), 1) << "call " << c << " unit " << unit;
+        // A gap between calls, in which a worker still in an earlier call finds the task of one returned.
+        const auto gap = std::chrono::steady_clock::now() + std::chrono::microseconds(2);
+        while (std::chrono::steady_clock::now() < gap) {
+        }
     }
-    EXPECT_EQ(late.load(), 0);
+    EXPECT_EQ(late.load(), 0) << "parts started after their call had returned";
     int ran = 0;  // the pool still runs every part of an ordinary run afterwards
     auto count = [&](int) { __atomic_fetch_add(&ran, 1, __ATOMIC_RELAXED); };
     pool.run(count);
-    EXPECT_EQ(ran, 3);
+    EXPECT_EQ(ran, threads);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "cli.hpp"
 #include "host_memory.hpp"
+#include "measurement_rules.hpp"
 #include "reporters.hpp"
 #include "runner.hpp"
 
@@ -23,7 +24,8 @@ struct SweepResult {
 
 SweepResult sweep(std::vector<std::string> args) {
     static bool initialised = [] {
-        std::vector<std::string> flags = {"sweep_test", "--benchmark_repetitions=3", "--benchmark_min_time=0.001"};
+        // The rules' defaults, as accumulate_bench sets them (interleaving included), made quick.
+        std::vector<std::string> flags = benchmark_arguments("sweep_test", {"--benchmark_repetitions=3", "--benchmark_min_time=0.001"}, 1);
         std::vector<char*> argv;
         for (auto& f : flags) argv.push_back(f.data());
         int argc = static_cast<int>(argv.size());
@@ -150,6 +152,28 @@ TEST(Sweep, ADriftingResultIsNotReproducible) {
     const auto r = sweep({"--backend=cpu/test/drifting", "--sizes=2^10"});
     ASSERT_EQ(r.rows.size(), 1u) << r.err;
     EXPECT_EQ(r.rows[0].at("reproducible"), "no");
+}
+
+// The repetitions of a size's cases interleave (measurement_rules.hpp, "order"): a case is prepared
+// again when its turn comes after another's. Six cases of three repetitions run one after the other
+// would be prepared six times; shuffled, they come out grouped with a probability of 5e-9.
+TEST(Sweep, RepetitionsOfASizesCasesInterleave) {
+    static std::vector<int> prepared;  // the thread count of each prepare
+    static const bool registered = register_backend({
+        .name = "cpu/test/prepares",
+        .description = "test only: records each prepare",
+        .parallel = true,
+        .prepare = [](std::span<const float> input, const PrepareOptions& options) {
+            prepared.push_back(options.threads);
+            return make_host_reduction(input, [](std::span<const float> x) { return x.size(); });
+        },
+    });
+    ASSERT_TRUE(registered);
+    prepared.clear();
+    const auto r = sweep({"--backend=cpu/test/prepares", "--sizes=2^10", "--threads=1,2,3,4,5,6"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.rows.size(), 6u);
+    EXPECT_GT(prepared.size(), 6u) << "each case prepared once: its repetitions ran back to back";
 }
 
 // The pages column: what backs the memory each CPU backend reads once it has touched it.
