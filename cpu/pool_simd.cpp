@@ -1,7 +1,8 @@
-// Threads + SIMD at their best: a persistent thread pool, started in prepare, each thread summing
-// its static chunk with the widest float->double kernel.
+// Threads + SIMD at their best: a persistent pinned thread pool, started in prepare, each thread
+// summing its static part with the widest float->double kernel, in chunks that idle threads take
+// over from a slow one (balanced_chunks.hpp).
+#include "balanced_chunks.hpp"
 #include "host_backend.hpp"
-#include "pool_reduction.hpp"
 #include "simd_kernels.hpp"
 
 namespace shootout {
@@ -9,9 +10,9 @@ namespace {
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/pool/simd",
-    "persistent pinned thread pool, static chunks, widest SIMD float->double kernel per thread (AVX-512, AVX2, SVE, NEON or portable)",
+    "persistent pinned thread pool, static parts read in chunks that idle threads take over, widest SIMD float->double kernel (AVX-512, AVX2, SVE, NEON or portable)",
     kStaticChunks(Accumulator::f64),
-    [](std::span<const float> input, int threads) { return make_pool_reduction(input, threads, simd::best().sum_f64); }));
+    [](std::span<const float> input, int threads) { return make_chunked_reduction(input, threads, simd::best().sum_f64); }));
 
 }  // namespace
 }  // namespace shootout
