@@ -35,7 +35,7 @@ struct CeilingPolicy {
     // A part count is timed by the best of `rounds` batches of calls, each batch at least
     // `batch_seconds` long (one call where one call is longer).
     static constexpr int rounds = 5;
-    static constexpr double batch_seconds = 20e-6;
+    static constexpr double batch_seconds = 100e-6;
     // Candidates go from T parts down; once one is this much slower than the best so far, fewer
     // parts only read slower (the input is past where dispatch matters) and the rest are not timed.
     static constexpr double give_up_ratio = 1.25;
@@ -76,9 +76,15 @@ public:
 
 private:
     // One pool at a time: each pins the calling thread and restores its affinity when destroyed.
+    // An ordinary run waits until every new thread has started, pinned itself and is spinning, as
+    // in back-to-back timed calls; a shared run does not wait for them, and a candidate timed
+    // before its threads are up measures the calling thread alone.
     void use_parts(int parts) {
         sum_.reset();
-        if (parts > 1) sum_.emplace(parts);
+        if (parts == 1) return;
+        sum_.emplace(parts);
+        auto start = [](int) {};
+        sum_->pool().run(start);
     }
 
     double seconds_per_call(std::span<const float> x) {
