@@ -1,11 +1,14 @@
 // The machine's read ceiling, per thread count, against which every CPU row is judged: the fastest
 // read of the input this machine manages with up to T threads.
 //
-// The loop is the widest float-lane kernel, the fastest read loop measured here at every cache
-// level (two full loads a cycle in L1, no software prefetch; cpu/PERFORMANCE.md). Around it, the
-// choices that a reduction backend could otherwise make better than the ceiling:
-//   - Parts: of T, T/2, ..., 1 parts, the count that reads this input fastest on this machine,
-//     timed in prepare (CeilingPolicy). One part is the calling thread alone, without a pool.
+// The loop is the widest float-lane kernel (two full loads a cycle in L1; cpu/PERFORMANCE.md),
+// without or with software prefetch 4 KiB ahead, whichever reads this input faster here. Around
+// it, the choices that a reduction backend could otherwise make better than the ceiling:
+//   - Loop and parts: of the loops and of T, T/2, ..., 1 parts, the pair that reads this input
+//     fastest on this machine, timed in prepare (CeilingPolicy). One part is the calling thread
+//     alone, without a pool. Prefetching cost 10-13% in L1/L2 on the development VM and gained
+//     nothing from DRAM in one series, 3-12% in another (the prefetching kernels beat the plain
+//     loop there): a fixed choice is wrong somewhere.
 //     Where waking a thread costs more than its share of the read saves (a small input; how small
 //     depends on the machine: 0.1-1 us a wake-up on the development VM, more on a 16-vCPU guest),
 //     fewer threads read faster than T; a fixed grain guessed it wrong on one machine or the other.
@@ -14,9 +17,10 @@
 //     NUMA node on every machine measured here.
 //   - Balance: static parts read in chunks that idle threads take over (balanced_chunks.hpp).
 // The result is the float-lane sums of the chunks, added in double in chunk order: the same bits on
-// every run at one part count. One part is exactly the cpu/<widest ISA>/f32 call. The part count is
-// a timing, so two prepares at one thread count may pick two counts and give other bits: the
-// ceiling declares no reproducibility (its sum is a by-product; its time is the point).
+// every run at one part count. One part is the cpu/<widest ISA>/f32 call, prefetching or not (the
+// same bits). The part count is a timing, so two prepares at one thread count may pick two counts
+// and give other bits: the ceiling declares no reproducibility (its sum is a by-product; its time
+// is the point).
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -32,7 +36,7 @@ namespace shootout {
 namespace {
 
 struct CeilingPolicy {
-    // A part count is timed by the best of `rounds` batches of calls, each batch at least
+    // A loop and part count is timed by the best of `rounds` batches of calls, each batch at least
     // `batch_seconds` long (one call where one call is longer).
     static constexpr int rounds = 5;
     static constexpr double batch_seconds = 100e-6;
@@ -43,7 +47,11 @@ struct CeilingPolicy {
 
 class CeilingRead {
 public:
-    CeilingRead(int threads, simd::SumToFloat kernel) : threads_(threads), kernel_(kernel) { use_parts(threads); }
+    CeilingRead(int threads, const simd::Best& kernels) : threads_(threads), kernel_(kernels.sum_f32) {
+        loops_.push_back(kernels.sum_f32);
+        if (kernels.sum_f32_prefetched) loops_.push_back(kernels.sum_f32_prefetched);
+        use_parts(threads);
+    }
 
     // In prepare: copy_part(k) on the thread that reads part k of T.
     template <class CopyPart>
@@ -52,24 +60,32 @@ public:
         else copy_part(0);
     }
 
-    // In prepare: keeps the part count that reads x fastest.
-    void pick_parts(std::span<const float> x) {
-        if (threads_ == 1) return;
+    // In prepare: keeps the loop and part count that read x fastest.
+    void pick(std::span<const float> x) {
         std::vector<int> candidates = {threads_};
-        for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2) candidates.push_back(parts);
+        if (threads_ > 1)
+            for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2) candidates.push_back(parts);
+        if (candidates.size() * loops_.size() == 1) return;
         double best = std::numeric_limits<double>::infinity();
         int best_parts = threads_;
-        for (int parts : candidates) {
-            use_parts(parts);
-            const double seconds = seconds_per_call(x);
-            if (seconds < best) {
-                best = seconds;
-                best_parts = parts;
-            } else if (seconds > CeilingPolicy::give_up_ratio * best) {
-                break;
+        simd::SumToFloat best_loop = loops_.front();
+        for (simd::SumToFloat loop : loops_) {
+            kernel_ = loop;
+            double best_of_loop = std::numeric_limits<double>::infinity();
+            for (int parts : candidates) {
+                if (parts != (sum_ ? sum_->parts() : 1)) use_parts(parts);
+                const double seconds = seconds_per_call(x);
+                if (seconds < best) {
+                    best = seconds;
+                    best_parts = parts;
+                    best_loop = loop;
+                }
+                if (seconds > CeilingPolicy::give_up_ratio * best_of_loop) break;
+                best_of_loop = std::min(best_of_loop, seconds);
             }
         }
-        use_parts(best_parts);
+        kernel_ = best_loop;
+        if (best_parts != (sum_ ? sum_->parts() : 1)) use_parts(best_parts);
     }
 
     double operator()(std::span<const float> x) { return sum_ ? (*sum_)(x, kernel_) : kernel_(x.data(), x.size()); }
@@ -103,17 +119,18 @@ private:
     }
 
     int threads_;
+    std::vector<simd::SumToFloat> loops_;  // the candidates
     simd::SumToFloat kernel_;
     std::optional<ChunkedSum> sum_;  // empty: one part, on the calling thread
 };
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/baseline/read",
-    "read ceiling: the widest float-lane kernel on the count of pinned threads, up to T, that reads the input fastest (timed in prepare); static parts read in chunks that idle threads take over",
+    "read ceiling: the widest float-lane kernel, with or without prefetch, on the count of pinned threads up to T that reads the input fastest (timed in prepare); static parts read in chunks that idle threads take over",
     {.accumulator = Accumulator::f32, .order = Order::thread_chunks, .reproducibility = Reproducibility::none, .role = Role::ceiling}, [](std::span<const float> input, int threads) {
-        auto read = std::make_unique<CeilingRead>(threads, simd::best().sum_f32);
+        auto read = std::make_unique<CeilingRead>(threads, simd::best());
         PlacedInput placed(input, threads, [&](auto& copy_part) { read->place(copy_part); });
-        read->pick_parts(placed.span());
+        read->pick(placed.span());
         return make_placed_reduction(std::move(placed), [read = std::move(read)](std::span<const float> x) { return (*read)(x); });
     }));
 

@@ -90,7 +90,7 @@ std::optional<std::string> sve_unavailable() { return "not an aarch64 build"; }
 const Best& best() {
     static const Best chosen = [] {
 #if defined(__x86_64__)
-        if (!avx512_unavailable()) return Best{"avx512", sum_avx512_f32, sum_avx512_f64, accumulate_avx512_exact};
+        if (!avx512_unavailable()) return Best{"avx512", sum_avx512_f32, sum_avx512_f64, accumulate_avx512_exact, sum_avx512_f32_prefetched};
         if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64, accumulate_avx2_exact};
 #elif defined(__aarch64__)
         // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.

@@ -27,6 +27,9 @@ float sum_avx2_f32(const float* x, std::size_t n);
 float sum_avx512_f32(const float* x, std::size_t n);
 float sum_neon_f32(const float* x, std::size_t n);
 float sum_sve_f32(const float* x, std::size_t n);
+// sum_avx512_f32 with software prefetch 4 KiB ahead: the read ceiling's second candidate loop
+// (AVX2's f32 loop already prefetches once a range leaves L2).
+float sum_avx512_f32_prefetched(const float* x, std::size_t n);
 
 // Kahan-compensated float lanes; the lanes' sums and compensations are combined with Neumaier's
 // compensated summation at the end.
@@ -72,6 +75,9 @@ struct Best {
     SumToFloat sum_f32;
     SumToDouble sum_f64;
     AccumulateExact accumulate_exact;
+    // The same float lanes in another loop (the same bits), for the read ceiling to time against
+    // sum_f32; nullptr where there is none.
+    SumToFloat sum_f32_prefetched = nullptr;
 };
 const Best& best();
 

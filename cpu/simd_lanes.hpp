@@ -116,6 +116,12 @@ float sum_f32(const float* x, std::size_t n) {
     return sum_lanes<Isa, float, Policy::f32, false>(x, n, load<Isa>, load_first<Isa>);
 }
 
+// The same lanes with the policy's f32_prefetched loop: the read ceiling's second candidate.
+template <class Isa, class Policy>
+float sum_f32_prefetched(const float* x, std::size_t n) {
+    return sum_lanes<Isa, float, Policy::f32_prefetched, false>(x, n, load<Isa>, load_first<Isa>);
+}
+
 template <class Isa, class Policy>
 double sum_f64(const float* x, std::size_t n) {
     return sum_lanes<Isa, double, Policy::f64, Policy::f64_alternates_fma>(

@@ -20,6 +20,7 @@ namespace {
 #if !defined(__x86_64__)
 float sum_avx2_f32(const float*, std::size_t) { not_built("sum_avx2_f32"); }
 float sum_avx512_f32(const float*, std::size_t) { not_built("sum_avx512_f32"); }
+float sum_avx512_f32_prefetched(const float*, std::size_t) { not_built("sum_avx512_f32_prefetched"); }
 float sum_avx2_kahan(const float*, std::size_t) { not_built("sum_avx2_kahan"); }
 float sum_avx512_kahan(const float*, std::size_t) { not_built("sum_avx512_kahan"); }
 double sum_avx2_f64(const float*, std::size_t) { not_built("sum_avx2_f64"); }
