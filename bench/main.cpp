@@ -46,7 +46,15 @@ int main(int argc, char** argv) {
         const auto backends = shootout::select_backends(options.backends);
         const shootout::mpi::Session mpi_session(backends);
 
-        std::vector<std::string> args = shootout::benchmark_arguments(argv[0], options.benchmark_flags, shootout::mpi::world().size);
+        std::vector<std::string> args;
+        try {
+            args = shootout::benchmark_arguments(argv[0], options.benchmark_flags, shootout::mpi::world().size);
+        } catch (const shootout::UsageError& e) {
+            // Every rank refuses the same flags, so none waits for another, and MPI finalizes
+            // (an exception leaving the session aborts the job, and the message with it).
+            if (shootout::mpi::is_root()) std::cerr << "accumulate_bench: " << e.what() << '\n';
+            return 2;
+        }
         std::vector<char*> pointers;
         for (auto& arg : args) pointers.push_back(arg.data());
         int count = static_cast<int>(pointers.size());

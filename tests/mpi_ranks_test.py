@@ -115,6 +115,12 @@ def main():
     check(status == 1 and "under mpirun only mpi/* backends run" in out,
           f"-np 2 with a one-process backend: exit {status}, expected 1 naming why:\n{out}")
 
+    # Interleaved repetitions under several ranks would shuffle each rank's cases its own way and
+    # deadlock in the collectives: refused up front (the default turns it off there).
+    status, out = run(mpirun_command(2) + [bench, "--backend=mpi/exact", "--benchmark_enable_random_interleaving=true", *common])
+    check(status == 2 and "under mpirun with 2 ranks" in out,
+          f"-np 2 asking for interleaving: exit {status}, expected 2 naming why:\n{out}")
+
     shutil.rmtree(work, ignore_errors=True)
     for failure in failures:
         print("FAILED:", failure)
