@@ -38,7 +38,7 @@ namespace {
 struct CeilingPolicy {
     // A loop and part count is timed by the best of `rounds` batches of calls, each batch at least
     // `batch_seconds` long (one call where one call is longer).
-    static constexpr int rounds = 5;
+    static constexpr int rounds = 7;
     static constexpr double batch_seconds = 100e-6;
     // Candidates go from T parts down; once one is this much slower than the best so far, fewer
     // parts only read slower (the input is past where dispatch matters) and the rest are not timed.
@@ -60,7 +60,11 @@ public:
         else copy_part(0);
     }
 
-    // In prepare: keeps the loop and part count that read x fastest.
+    // In prepare: keeps the loop and part count that read x fastest. Part counts go from T down;
+    // at each, the loops are timed in alternating rounds, so that the machine's drift during the
+    // timing falls on each alike. Timed one block after the other, the one-thread ceiling trailed
+    // its own prefetch-free loop by 7-30% at 2^18 and 2^21 in the development VM's sweep: picking
+    // the prefetching loop in L2 costs that much, and one block of 500 us sees the VM's drift.
     void pick(std::span<const float> x) {
         std::vector<int> candidates = {threads_};
         if (threads_ > 1)
@@ -69,19 +73,26 @@ public:
         double best = std::numeric_limits<double>::infinity();
         int best_parts = threads_;
         simd::SumToFloat best_loop = loops_.front();
-        for (simd::SumToFloat loop : loops_) {
-            kernel_ = loop;
-            double best_of_loop = std::numeric_limits<double>::infinity();
-            for (int parts : candidates) {
-                if (parts != (sum_ ? sum_->parts() : 1)) use_parts(parts);
-                const double seconds = seconds_per_call(x);
-                if (seconds < best) {
-                    best = seconds;
-                    best_parts = parts;
-                    best_loop = loop;
+        for (int parts : candidates) {
+            if (parts != (sum_ ? sum_->parts() : 1)) use_parts(parts);
+            std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
+            std::vector<int> calls(loops_.size());
+            for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the pool, fills the caches
+                kernel_ = loops_[loop];
+                calls[loop] = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / seconds_per_call(x, 1), 1.0, 65536.0));
+            }
+            for (int round = 0; round < CeilingPolicy::rounds; ++round)
+                for (std::size_t loop = 0; loop < loops_.size(); ++loop) {
+                    kernel_ = loops_[loop];
+                    seconds[loop] = std::min(seconds[loop], seconds_per_call(x, calls[loop]));
                 }
-                if (seconds > CeilingPolicy::give_up_ratio * best_of_loop) break;
-                best_of_loop = std::min(best_of_loop, seconds);
+            const std::size_t fastest = static_cast<std::size_t>(std::min_element(seconds.begin(), seconds.end()) - seconds.begin());
+            if (seconds[fastest] < best) {
+                best = seconds[fastest];
+                best_parts = parts;
+                best_loop = loops_[fastest];
+            } else if (seconds[fastest] > CeilingPolicy::give_up_ratio * best) {
+                break;  // fewer parts only read slower from here
             }
         }
         kernel_ = best_loop;
@@ -103,25 +114,18 @@ private:
         sum_->pool().run(start);
     }
 
-    double seconds_per_call(std::span<const float> x) {
+    double seconds_per_call(std::span<const float> x, int calls) {
         using Clock = std::chrono::steady_clock;
-        volatile double sink = 0;
-        auto per_call = [&](int calls) {
-            const auto start = Clock::now();
-            for (int call = 0; call < calls; ++call) sink = (*this)(x);
-            return std::chrono::duration<double>(Clock::now() - start).count() / calls;
-        };
-        const double first = per_call(1);  // wakes the pool and brings x into the caches it fits
-        const int calls = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / first, 1.0, 65536.0));
-        double best = std::numeric_limits<double>::infinity();
-        for (int round = 0; round < CeilingPolicy::rounds; ++round) best = std::min(best, per_call(calls));
-        return best;
+        const auto start = Clock::now();
+        for (int call = 0; call < calls; ++call) timed_sum_ = (*this)(x);
+        return std::chrono::duration<double>(Clock::now() - start).count() / calls;
     }
 
     int threads_;
     std::vector<simd::SumToFloat> loops_;  // the candidates
     simd::SumToFloat kernel_;
     std::optional<ChunkedSum> sum_;  // empty: one part, on the calling thread
+    double timed_sum_ = 0;           // where the timed calls' sums go
 };
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
