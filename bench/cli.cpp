@@ -291,7 +291,8 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
 
 What is measured, per (backend, size, input, threads, timing): the measurement rules are stated
 once, in results/README.md ("How a number is taken"). In short:
-  time     median over --benchmark_repetitions (default 5) of the time per call, after a warm-up.
+  time     median over --benchmark_repetitions (default 5) of the time per call, after a warm-up;
+           the repetitions of a size's cases run interleaved, in random order.
            CPU: wall clock around the call, same input every call (cache: warm). CUDA: device
            events, inputs rotating past 4x L2 (cache: cold), as one call waited on (isolated) and
            as K calls back to back, time / K (batched).
