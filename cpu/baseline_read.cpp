@@ -103,15 +103,11 @@ public:
 
 private:
     // One pool at a time: each pins the calling thread and restores its affinity when destroyed.
-    // An ordinary run waits until every new thread has started, pinned itself and is spinning, as
-    // in back-to-back timed calls; a shared run does not wait for them, and a candidate timed
-    // before its threads are up measures the calling thread alone.
+    // A new pool's threads are up when it is constructed (thread_pool.hpp), so a candidate is timed
+    // as in back-to-back timed calls.
     void use_parts(int parts) {
         sum_.reset();
-        if (parts == 1) return;
-        sum_.emplace(parts);
-        auto start = [](int) {};
-        sum_->pool().run(start);
+        if (parts > 1) sum_.emplace(parts);
     }
 
     double seconds_per_call(std::span<const float> x, int calls) {

@@ -70,6 +70,10 @@ ThreadPool::ThreadPool(int threads) {
         stop();
         throw std::runtime_error(std::string("ThreadPool: starting a thread: ") + e.what());
     }
+    // Returns once every thread has started, pinned itself and is spinning: a shared run does not
+    // wait for threads that are not up yet, and on a fresh pool would run on the caller alone.
+    auto started = [](int) {};
+    run(started);
 }
 
 ThreadPool::~ThreadPool() { stop(); }

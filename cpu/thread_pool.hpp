@@ -22,6 +22,7 @@ namespace shootout {
 
 class ThreadPool {
 public:
+    // Returns once every thread has started (and pinned itself).
     explicit ThreadPool(int threads);
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
