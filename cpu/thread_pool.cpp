@@ -104,7 +104,11 @@ void ThreadPool::run_erased(void* task, void (*invoke)(void*, int), bool shared)
     generation_.notify_all();  // a system call only when some worker is asleep
     invoke(task, 0);
     if (shared) {
-        closed_.store(generation, std::memory_order_seq_cst);
+        // An exchange, not a store: the store-then-load against a worker's increment-then-load must
+        // not be reordered, and a read-modify-write fences on every target. qemu-user runs an
+        // aarch64 seq_cst store (stlr) then load (ldar) as plain x86 moves, which may reorder, and
+        // the pool test then saw a worker start a returned run's task.
+        closed_.exchange(generation, std::memory_order_seq_cst);
         for (std::uint32_t busy = active_.load(std::memory_order_seq_cst); busy != 0;) busy = wait_for_change(active_, busy);
         return;
     }
