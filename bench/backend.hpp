@@ -109,6 +109,10 @@ public:
     // The host memory a run() reads, for the CSV's pages column; empty when the input is read from
     // device memory (CUDA backends, the host-to-device copy's pinned staging included).
     virtual std::span<const float> host_input() const { return {}; }
+
+    // What a backend that tunes itself to the input in prepare chose (the read ceiling's loop and
+    // part count), for the CSV's configuration column; empty when it chooses nothing.
+    virtual std::string configuration() const { return {}; }
 };
 
 struct Backend {
@@ -165,6 +169,7 @@ const Backend* find_backend(std::string_view name);
 std::optional<std::string> device_support(Device device);
 
 // A Reduction for host backends that are one function of the input: the harness times fn(input).
+// A function object with a configuration() member says with it what it chose in prepare.
 template <class SumFunction>
 class HostReduction final : public Reduction {
 public:
@@ -176,6 +181,10 @@ public:
     }
     double result() override { return last_; }
     std::span<const float> host_input() const override { return input_; }
+    std::string configuration() const override {
+        if constexpr (requires { sum_.configuration(); }) return sum_.configuration();
+        else return {};
+    }
 
 private:
     std::span<const float> input_;

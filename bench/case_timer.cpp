@@ -19,10 +19,13 @@ namespace {
 // Keeps one case prepared at a time, so that device and host memory hold one backend's copies.
 class PreparedCase {
 public:
-    Reduction& get(const Case& c, std::span<const float> input) {
+    // Prepares c unless it is the case prepared now; a fresh prepare's configuration is counted in
+    // `outcome`.
+    Reduction& get(const Case& c, std::span<const float> input, CaseOutcome& outcome) {
         if (current_ != &c) {
             release();
             reduction_ = c.backend->prepare(input, c.prepare_options());
+            count_configuration(outcome, reduction_->configuration());
             // The first call pays for page faults, module loading and lazy set-up (rule: warm-up).
             if (c.timing == TimingRule::batched) reduction_->run_batch(c.batch);
             else reduction_->run();
@@ -36,6 +39,13 @@ public:
     }
 
 private:
+    static void count_configuration(CaseOutcome& outcome, const std::string& configuration) {
+        auto& seen = outcome.configurations;
+        const auto same = std::find_if(seen.begin(), seen.end(), [&](const auto& entry) { return entry.first == configuration; });
+        if (same == seen.end()) seen.emplace_back(configuration, 1);
+        else ++same->second;
+    }
+
     const Case* current_ = nullptr;
     std::unique_ptr<Reduction> reduction_;
 };
@@ -50,7 +60,7 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, std:
         return;
     }
     try {
-        Reduction& reduction = prepared.get(c, input);
+        Reduction& reduction = prepared.get(c, input, outcome);
         if (!outcome.pages) {  // after prepare and the warm-up call have touched every page it reads
             const std::span<const float> read = reduction.host_input();
             outcome.pages = std::string(read.empty() ? "" : to_string(page_backing(read.data())));

@@ -35,6 +35,9 @@ struct Measurement {
     // Columns added for the CPU's input placement:
     std::string pages;           // what backs the host memory a call reads: "huge", "4k", "mixed"; "" for
                                  // CUDA rows (device memory)
+    // Column added for backends that tune themselves in prepare:
+    std::string configuration;   // what the case's prepares chose (Reduction::configuration()), with how
+                                 // many chose each when they differed; "" for backends that choose nothing
 };
 
 }  // namespace shootout

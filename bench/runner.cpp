@@ -52,6 +52,21 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
 }
 
+// The configuration column: the one configuration every prepare chose, or each with its count,
+// "parts=2 loop=plain (7 of 9); parts=1 loop=plain (2 of 9)".
+std::string describe_configurations(const std::vector<std::pair<std::string, int>>& seen) {
+    if (seen.size() == 1) return seen.front().first;
+    int prepares = 0;
+    for (const auto& entry : seen) prepares += entry.second;
+    std::string text;
+    for (const auto& [configuration, count] : seen) {
+        if (!text.empty()) text += "; ";
+        text += (configuration.empty() ? std::string("(none)") : configuration) + " (" + std::to_string(count) + " of " +
+                std::to_string(prepares) + ")";
+    }
+    return text;
+}
+
 // What every row of this run shares.
 struct RunContext {
     std::string host, cpu, compiler, build, machine;
@@ -83,7 +98,7 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .reproducibility = std::string(to_string(traits.reproducibility)), .role = std::string(to_string(traits.role)),
         .reproducible = {},  // observed across the run's cases: filled in by the sweep
         .gpus = c.gpus, .ranks = mpi::world().size,
-        .pages = outcome.pages.value_or(""),
+        .pages = outcome.pages.value_or(""), .configuration = describe_configurations(outcome.configurations),
     };
 }
 

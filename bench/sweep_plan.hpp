@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend.hpp"
@@ -40,6 +41,9 @@ struct CaseOutcome {
     std::string failure = {};
     bool exhausted = false;  // failed for lack of memory: skipped, not broken
     std::optional<std::string> pages = {};  // the CSV's pages column, read once the input was touched
+    // Reduction::configuration() of each prepare, in the order first seen, and how many prepares
+    // chose it: with interleaved repetitions a case is prepared again when its turn comes.
+    std::vector<std::pair<std::string, int>> configurations = {};
 };
 
 // The input sizes a sweep makes, ascending: options.sizes, or with sizes per thread every size times

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "balanced_chunks.hpp"
@@ -47,9 +48,10 @@ struct CeilingPolicy {
 
 class CeilingRead {
 public:
-    CeilingRead(int threads, const simd::Best& kernels) : threads_(threads), kernel_(kernels.sum_f32) {
-        loops_.push_back(kernels.sum_f32);
-        if (kernels.sum_f32_prefetched) loops_.push_back(kernels.sum_f32_prefetched);
+    CeilingRead(int threads, const simd::Best& kernels) : threads_(threads) {
+        const std::string loop = std::string(kernels.isa) + "/f32";  // named as its backend, cpu/<isa>/f32
+        loops_.push_back({loop, kernels.sum_f32});
+        if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
         use_parts(threads);
     }
 
@@ -72,34 +74,40 @@ public:
         if (candidates.size() * loops_.size() == 1) return;
         double best = std::numeric_limits<double>::infinity();
         int best_parts = threads_;
-        simd::SumToFloat best_loop = loops_.front();
+        std::size_t best_loop = 0;
         for (int parts : candidates) {
-            if (parts != (sum_ ? sum_->parts() : 1)) use_parts(parts);
+            if (parts != this->parts()) use_parts(parts);
             std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
             std::vector<int> calls(loops_.size());
             for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the pool, fills the caches
-                kernel_ = loops_[loop];
+                loop_ = loop;
                 calls[loop] = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / seconds_per_call(x, 1), 1.0, 65536.0));
             }
             for (int round = 0; round < CeilingPolicy::rounds; ++round)
                 for (std::size_t loop = 0; loop < loops_.size(); ++loop) {
-                    kernel_ = loops_[loop];
+                    loop_ = loop;
                     seconds[loop] = std::min(seconds[loop], seconds_per_call(x, calls[loop]));
                 }
             const std::size_t fastest = static_cast<std::size_t>(std::min_element(seconds.begin(), seconds.end()) - seconds.begin());
             if (seconds[fastest] < best) {
                 best = seconds[fastest];
                 best_parts = parts;
-                best_loop = loops_[fastest];
+                best_loop = fastest;
             } else if (seconds[fastest] > CeilingPolicy::give_up_ratio * best) {
                 break;  // fewer parts only read slower from here
             }
         }
-        kernel_ = best_loop;
-        if (best_parts != (sum_ ? sum_->parts() : 1)) use_parts(best_parts);
+        loop_ = best_loop;
+        if (best_parts != this->parts()) use_parts(best_parts);
     }
 
-    double operator()(std::span<const float> x) { return sum_ ? (*sum_)(x, kernel_) : kernel_(x.data(), x.size()); }
+    double operator()(std::span<const float> x) {
+        const simd::SumToFloat kernel = loops_[loop_].sum;
+        return sum_ ? (*sum_)(x, kernel) : kernel(x.data(), x.size());
+    }
+
+    // The CSV's configuration column: "parts=2 loop=avx512/f32+prefetch".
+    std::string configuration() const { return "parts=" + std::to_string(parts()) + " loop=" + loops_[loop_].name; }
 
 private:
     // One pool at a time: each pins the calling thread and restores its affinity when destroyed.
@@ -117,11 +125,26 @@ private:
         return std::chrono::duration<double>(Clock::now() - start).count() / calls;
     }
 
+    int parts() const { return sum_ ? sum_->parts() : 1; }
+
+    struct Loop {
+        std::string name;
+        simd::SumToFloat sum;
+    };
+
     int threads_;
-    std::vector<simd::SumToFloat> loops_;  // the candidates
-    simd::SumToFloat kernel_;
+    std::vector<Loop> loops_;  // the candidates
+    std::size_t loop_ = 0;     // the one in use
     std::optional<ChunkedSum> sum_;  // empty: one part, on the calling thread
     double timed_sum_ = 0;           // where the timed calls' sums go
+};
+
+// The prepared ceiling as the harness calls it (behind a pointer: a CeilingRead owns a thread pool,
+// which cannot move).
+struct CeilingCall {
+    std::unique_ptr<CeilingRead> read;
+    double operator()(std::span<const float> x) { return (*read)(x); }
+    std::string configuration() const { return read->configuration(); }
 };
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
@@ -131,7 +154,7 @@ private:
         auto read = std::make_unique<CeilingRead>(threads, simd::best());
         PlacedInput placed(input, threads, [&](auto& copy_part) { read->place(copy_part); });
         read->pick(placed.span());
-        return make_placed_reduction(std::move(placed), [read = std::move(read)](std::span<const float> x) { return (*read)(x); });
+        return make_placed_reduction(std::move(placed), CeilingCall{std::move(read)});
     }));
 
 }  // namespace

@@ -24,13 +24,25 @@ inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role:
 
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
+// A sum that owns the placed copy it reads, and passes on sum's configuration() where it has one.
+template <class Sum>
+struct PlacedSum {
+    PlacedInput input;
+    Sum sum;
+
+    auto operator()(std::span<const float> x) { return sum(x); }
+    std::string configuration() const
+        requires requires(const Sum& s) { s.configuration(); }
+    {
+        return sum.configuration();
+    }
+};
+
 // A Reduction whose run() is sum(its copy of the input).
 template <class Sum>
 std::unique_ptr<Reduction> make_placed_reduction(PlacedInput input, Sum sum) {
     const std::span<const float> copy = input.span();  // the copy's memory stays put when its owner moves
-    return make_host_reduction(copy, [input = std::move(input), sum = std::move(sum)](std::span<const float> x) mutable {
-        return sum(x);
-    });
+    return make_host_reduction(copy, PlacedSum<Sum>{std::move(input), std::move(sum)});
 }
 
 // One thread: the input copied, and so placed, by the thread that calls run().

@@ -48,14 +48,16 @@ V3_COLUMNS = ["reproducible", "gpus", "ranks"]
 COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
 # Columns appended later that a file may lack: files measured before them (on the GPU machines,
 # before the pages column) are read with the column empty. `pages`: what backed the host memory a
-# CPU row read ("huge", "4k", "mixed"; empty for CUDA rows).
-OPTIONAL_COLUMNS = ["pages"]
+# CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`: what a self-tuning
+# backend (the CPU read ceiling) chose in prepare ("parts=2 loop=avx512/f32").
+OPTIONAL_COLUMNS = ["pages", "configuration"]
 # Numeric columns that every row must have; the others may be empty or `nan`.
 REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch", "gpus", "ranks"]
 OPTIONAL_NUMBERS = ["seed", "bytes", "time_ns_median", "time_ns_min", "iterations", "result",
                     "exact", "rel_error", "peak_gbps"]
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
-                "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages"]
+                "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
+                "configuration"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.

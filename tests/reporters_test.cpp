@@ -27,7 +27,8 @@ Measurement sample() {
             .result = 0.1 + 0.2, .exact = 1.0 / 3.0, .rel_error = 1.1102230246251565e-16, .peak_gbps = 0,
             .machine = "node1-3f2a91c0", .timing = "isolated", .batch = 1, .cache = "warm",
             .accumulator = "compensated_f32", .order = "sequential", .reproducibility = "any_thread_count",
-            .role = "reduction", .reproducible = "yes", .gpus = 2, .ranks = 3, .pages = "huge"};
+            .role = "reduction", .reproducible = "yes", .gpus = 2, .ranks = 3, .pages = "huge",
+            .configuration = "parts=2 loop=avx512/f32+prefetch (2 of 3); parts=1 loop=avx512/f32 (1 of 3)"};
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -101,7 +102,7 @@ TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
               "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages");
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -133,6 +134,7 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(field("gpus"), "2");
     EXPECT_EQ(field("ranks"), "3");
     EXPECT_EQ(field("pages"), "huge");
+    EXPECT_EQ(field("configuration"), m.configuration);
 }
 
 TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
@@ -250,7 +252,8 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
     EXPECT_NE(text.find("\"machine\": \"node1-3f2a91c0\", \"timing\": \"isolated\", \"batch\": 1, \"cache\": \"warm\", "
                         "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
-                        "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\"}"),
+                        "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
+                        "\"configuration\": \"parts=2 loop=avx512/f32+prefetch (2 of 3); parts=1 loop=avx512/f32 (1 of 3)\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

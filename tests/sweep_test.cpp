@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "cli.hpp"
@@ -175,6 +176,67 @@ TEST(Sweep, RepetitionsOfASizesCasesInterleave) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.rows.size(), 6u);
     EXPECT_GT(prepared.size(), 6u) << "each case prepared once: its repetitions ran back to back";
+}
+
+// The configuration column: what each prepare of a case chose, with counts when they differ. Each
+// prepare of this backend chooses something new, so a case prepared k times lists k choices of
+// "1 of k", and the rows' k add up to the prepares.
+TEST(Sweep, ConfigurationListsWhatEachPrepareChose) {
+    static int prepares = 0;
+    static const bool registered = register_backend({
+        .name = "cpu/test/configured",
+        .description = "test only: each prepare chooses anew",
+        .parallel = true,
+        .prepare = [](std::span<const float> input, const PrepareOptions&) {
+            struct Chosen {
+                std::string choice;
+                double operator()(std::span<const float> x) const { return static_cast<double>(x.size()); }
+                std::string configuration() const { return choice; }
+            };
+            return make_host_reduction(input, Chosen{"prepare=" + std::to_string(++prepares)});
+        },
+    });
+    ASSERT_TRUE(registered);
+    prepares = 0;
+    const auto r = sweep({"--backend=cpu/test/configured", "--sizes=2^10", "--threads=1,2,3,4,5,6"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 6u);
+    const std::regex one("prepare=[0-9]+");
+    const std::regex several("prepare=[0-9]+ \\(1 of ([0-9]+)\\)(; prepare=[0-9]+ \\(1 of \\1\\))*");
+    int listed = 0, rows_with_several = 0;
+    for (const auto& row : r.rows) {
+        const std::string& text = row.at("configuration");
+        std::smatch match;
+        if (std::regex_match(text, one)) {
+            ++listed;
+        } else if (std::regex_match(text, match, several)) {
+            const int k = std::stoi(match[1]);
+            EXPECT_EQ(std::count(text.begin(), text.end(), ';'), k - 1) << text;
+            listed += k;
+            ++rows_with_several;
+        } else {
+            ADD_FAILURE() << "configuration '" << text << "'";
+        }
+    }
+    EXPECT_EQ(listed, prepares);
+    EXPECT_GT(rows_with_several, 0) << "no case was prepared twice: the repetitions did not interleave";
+}
+
+// The read ceiling says which loop and part count it picked; a backend that picks nothing leaves
+// the column empty.
+TEST(Sweep, TheCeilingSaysWhatItPicked) {
+    const auto r = sweep({"--backend=cpu/baseline/read,cpu/serial/accumulate-f64", "--sizes=2^16", "--threads=2"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 2u) << r.out << r.err;
+    const std::regex pick("parts=[12] loop=[a-z0-9]+/f32(\\+prefetch)?");
+    const std::regex picks("(parts=[12] loop=[a-z0-9]+/f32(\\+prefetch)? \\([0-9]+ of [0-9]+\\)(; )?)+");
+    for (const auto& row : r.rows) {
+        const std::string& text = row.at("configuration");
+        if (row.at("backend") == "cpu/baseline/read")
+            EXPECT_TRUE(std::regex_match(text, pick) || std::regex_match(text, picks)) << "'" << text << "'";
+        else
+            EXPECT_EQ(text, "") << row.at("backend");
+    }
 }
 
 // The pages column: what backs the memory each CPU backend reads once it has touched it.

@@ -480,6 +480,14 @@ def test_pages_column_is_read_and_files_without_it_have_it_empty():
     assert len(both) == len(with_pages) + len(without)
 
 
+def test_configuration_column_is_read_and_files_without_it_have_it_empty(tmp_path):
+    picked = "parts=2 loop=avx512/f32+prefetch (2 of 3); parts=1 loop=avx512/f32 (1 of 3)"
+    with_it = rewrite(RYZEN, tmp_path / "configured.csv", extra={"pages": "huge", "configuration": picked})
+    df = sc.read_csvs([str(with_it)])
+    assert set(df["configuration"]) == {picked}
+    assert set(sc.read_csvs([str(RYZEN)])["configuration"]) == {""}
+
+
 def test_extra_trailing_columns_are_ignored(tmp_path):
     extra = {"pages": "4k", "later": "x"}
     later = rewrite(RYZEN, tmp_path / "later.csv", extra=extra)
