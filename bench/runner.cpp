@@ -53,7 +53,7 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
 }
 
 // The configuration column: the one configuration every prepare chose, or each with its count,
-// "parts=2 loop=plain (7 of 9); parts=1 loop=plain (2 of 9)".
+// "schedule=pinned parts=2 loop=avx512/f32 (7 of 9); schedule=pinned parts=1 loop=avx512/f32 (2 of 9)".
 std::string describe_configurations(const std::vector<std::pair<std::string, int>>& seen) {
     if (seen.size() == 1) return seen.front().first;
     int prepares = 0;

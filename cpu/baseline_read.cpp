@@ -3,24 +3,29 @@
 //
 // The loop is the widest float-lane kernel (two full loads a cycle in L1; cpu/PERFORMANCE.md),
 // without or with software prefetch 4 KiB ahead, whichever reads this input faster here. Around
-// it, the choices that a reduction backend could otherwise make better than the ceiling:
-//   - Loop and parts: of the loops and of T, T/2, ..., 1 parts, the pair that reads this input
-//     fastest on this machine, timed in prepare (CeilingPolicy). One part is the calling thread
-//     alone, without a pool. Prefetching cost 10-13% in L1/L2 on the development VM and gained
-//     nothing from DRAM in one series, 3-12% in another (the prefetching kernels beat the plain
-//     loop there): a fixed choice is wrong somewhere.
-//     Where waking a thread costs more than its share of the read saves (a small input; how small
-//     depends on the machine: 0.1-1 us a wake-up on the development VM, more on a 16-vCPU guest),
-//     fewer threads read faster than T; a fixed grain guessed it wrong on one machine or the other.
+// it, the choices that a reduction backend could otherwise make better than the ceiling, all timed
+// in prepare (CeilingPolicy), and the fastest kept:
+//   - Loop: prefetching cost 10-13% in L1/L2 on the development VM and gained nothing from DRAM in
+//     one series, 3-12% in another (the prefetching kernels beat the plain loop there): a fixed
+//     choice is wrong somewhere.
+//   - Parts: T, T/2, ..., 1 pinned threads, each reading a static part in chunks that idle threads
+//     take over (balanced_chunks.hpp); one part is the calling thread alone, without a pool. Where
+//     waking a thread costs more than its share of the read saves (a small input; how small depends
+//     on the machine: 0.1-1 us a wake-up on the development VM, more on a 16-vCPU guest), fewer
+//     threads read faster than T; a fixed grain guessed it wrong on one machine or the other.
+//   - Schedule: with oneTBB, also T unpinned threads stealing 256 KiB ranges (oneTBB's
+//     parallel_reduce, as cpu/tbb/reduce schedules its own kernel). On the H200 machine's Xeon host,
+//     with 2-4 MiB a thread (1-2x its L2), cpu/tbb/reduce read 5-37% faster than the pinned parts in
+//     every run, whichever 4 or 8 of its 16 vCPUs it was given (taskset: 0-7, 8-15, the even ones);
+//     why is not established (cpu/PERFORMANCE.md). A ceiling that lacks a schedule some backend has
+//     is beaten by it.
 //   - Placement: part k of T is the k-th static chunk, copied in prepare by pool thread k
-//     (cpu/placed_input.hpp). With fewer parts than T, parts span several threads' copies: the same
-//     NUMA node on every machine measured here.
-//   - Balance: static parts read in chunks that idle threads take over (balanced_chunks.hpp).
-// The result is the float-lane sums of the chunks, added in double in chunk order: the same bits on
-// every run at one part count. One part is the cpu/<widest ISA>/f32 call, prefetching or not (the
-// same bits). The part count is a timing, so two prepares at one thread count may pick two counts
-// and give other bits: the ceiling declares no reproducibility (its sum is a by-product; its time
-// is the point).
+//     (cpu/placed_input.hpp). With fewer parts than T, or stolen ranges, parts span several threads'
+//     copies: the same NUMA node on every machine measured here.
+// The result is float-lane sums of chunks or ranges, added in double. One part is the
+// cpu/<widest ISA>/f32 call, prefetching or not (the same bits). Which candidate reads fastest is a
+// timing, so two prepares at one thread count may pick two and give other bits: the ceiling
+// declares no reproducibility, and an unordered sum (its sum is a by-product; its time is the point).
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -33,90 +38,166 @@
 #include "host_backend.hpp"
 #include "simd_kernels.hpp"
 
+#ifdef SHOOTOUT_HAVE_TBB
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_reduce.h>
+
+#include <functional>
+
+#include "tbb_threads.hpp"
+#endif
+
 namespace shootout {
 namespace {
 
 struct CeilingPolicy {
-    // A loop and part count is timed by the best of `rounds` batches of calls, each batch at least
+    // A candidate is timed by the best of `rounds` batches of calls, each batch at least
     // `batch_seconds` long (one call where one call is longer).
     static constexpr int rounds = 7;
     static constexpr double batch_seconds = 100e-6;
-    // Candidates go from T parts down; once one is this much slower than the best so far, fewer
+    // Pinned part counts go from T down; once one is this much slower than the best so far, fewer
     // parts only read slower (the input is past where dispatch matters) and the rest are not timed.
     static constexpr double give_up_ratio = 1.25;
+    // Floats per stolen range: cpu/tbb/*'s grain (tbb_reduce.cpp), 256 KiB.
+    static constexpr std::size_t stolen_range_floats = std::size_t{1} << 16;
 };
+
+// How a candidate spreads the read over threads.
+enum class Schedule {
+    pinned_parts,  // `parts` pinned threads, static parts read in balanced chunks
+    work_stealing, // oneTBB: T unpinned threads stealing ranges
+};
+
+struct Candidate {
+    Schedule schedule;
+    int threads;
+    bool operator==(const Candidate&) const = default;
+};
+
+#ifdef SHOOTOUT_HAVE_TBB
+constexpr bool kCanSteal = true;
+#else
+constexpr bool kCanSteal = false;  // built without oneTBB
+#endif
 
 class CeilingRead {
 public:
-    CeilingRead(int threads, const simd::Best& kernels) : threads_(threads) {
+    CeilingRead(int threads, const simd::Best& kernels) : threads_(threads), kernel_(kernels.sum_f32) {
         const std::string loop = std::string(kernels.isa) + "/f32";  // named as its backend, cpu/<isa>/f32
         loops_.push_back({loop, kernels.sum_f32});
         if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
-        use_parts(threads);
+        use({Schedule::pinned_parts, threads});
     }
 
-    // In prepare: copy_part(k) on the thread that reads part k of T.
+    // In prepare, before pick(): copy_part(k) on the pinned thread that reads part k of T.
     template <class CopyPart>
     void place(CopyPart& copy_part) {
-        if (sum_) sum_->pool().run(copy_part);
+        if (parts_) parts_->pool().run(copy_part);
         else copy_part(0);
     }
 
-    // In prepare: keeps the loop and part count that read x fastest. Part counts go from T down;
-    // at each, the loops are timed in alternating rounds, so that the machine's drift during the
-    // timing falls on each alike. Timed one block after the other, the one-thread ceiling trailed
-    // its own prefetch-free loop by 7-30% at 2^18 and 2^21 in the development VM's sweep: picking
-    // the prefetching loop in L2 costs that much, and one block of 500 us sees the VM's drift.
+    // In prepare: keeps the candidate and loop that read x fastest. At each candidate the loops are
+    // timed in alternating rounds, so that the machine's drift during the timing falls on each
+    // alike. Timed one block after the other, the one-thread ceiling trailed its own prefetch-free
+    // loop by 7-30% at 2^18 and 2^21 in the development VM's sweep: picking the prefetching loop in
+    // L2 costs that much, and one block of 500 us sees the VM's drift.
     void pick(std::span<const float> x) {
-        std::vector<int> candidates = {threads_};
+        std::vector<Candidate> pinned = {{Schedule::pinned_parts, threads_}};
         if (threads_ > 1)
-            for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2) candidates.push_back(parts);
-        if (candidates.size() * loops_.size() == 1) return;
-        double best = std::numeric_limits<double>::infinity();
-        int best_parts = threads_;
-        std::size_t best_loop = 0;
-        for (int parts : candidates) {
-            if (parts != this->parts()) use_parts(parts);
-            std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
-            std::vector<int> calls(loops_.size());
-            for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the pool, fills the caches
-                loop_ = loop;
-                calls[loop] = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / seconds_per_call(x, 1), 1.0, 65536.0));
-            }
-            for (int round = 0; round < CeilingPolicy::rounds; ++round)
-                for (std::size_t loop = 0; loop < loops_.size(); ++loop) {
-                    loop_ = loop;
-                    seconds[loop] = std::min(seconds[loop], seconds_per_call(x, calls[loop]));
-                }
-            const std::size_t fastest = static_cast<std::size_t>(std::min_element(seconds.begin(), seconds.end()) - seconds.begin());
-            if (seconds[fastest] < best) {
-                best = seconds[fastest];
-                best_parts = parts;
-                best_loop = fastest;
-            } else if (seconds[fastest] > CeilingPolicy::give_up_ratio * best) {
-                break;  // fewer parts only read slower from here
-            }
+            for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2)
+                pinned.push_back({Schedule::pinned_parts, parts});
+        const bool steal = kCanSteal && threads_ > 1;
+        if (pinned.size() + steal == 1 && loops_.size() == 1) return;  // nothing to choose
+        Timed best;
+        for (const Candidate& candidate : pinned) {
+            const Timed timed = time_loops(x, candidate);
+            if (timed.seconds < best.seconds) best = timed;
+            else if (timed.seconds > CeilingPolicy::give_up_ratio * best.seconds) break;  // fewer parts only read slower from here
         }
-        loop_ = best_loop;
-        if (best_parts != this->parts()) use_parts(best_parts);
+        if (steal) {
+            const Timed timed = time_loops(x, {Schedule::work_stealing, threads_});
+            if (timed.seconds < best.seconds) best = timed;
+        }
+        if (best.candidate != candidate_) use(best.candidate);
+        use_loop(best.loop);
     }
 
     double operator()(std::span<const float> x) {
-        const simd::SumToFloat kernel = loops_[loop_].sum;
-        return sum_ ? (*sum_)(x, kernel) : kernel(x.data(), x.size());
+#ifdef SHOOTOUT_HAVE_TBB
+        if (stealing_) return stealing_->execute([&] { return stolen_sum(x); });
+#endif
+        return parts_ ? (*parts_)(x, kernel_) : kernel_(x.data(), x.size());
     }
 
-    // The CSV's configuration column: "parts=2 loop=avx512/f32+prefetch".
-    std::string configuration() const { return "parts=" + std::to_string(parts()) + " loop=" + loops_[loop_].name; }
+    // The CSV's configuration column: "schedule=pinned parts=2 loop=avx512/f32+prefetch",
+    // "schedule=tbb threads=16 loop=avx512/f32".
+    std::string configuration() const {
+        const std::string threads = candidate_.schedule == Schedule::pinned_parts
+                                        ? "schedule=pinned parts=" + std::to_string(candidate_.threads)
+                                        : "schedule=tbb threads=" + std::to_string(candidate_.threads);
+        return threads + " loop=" + loops_[loop_].name;
+    }
 
 private:
-    // One pool at a time: each pins the calling thread and restores its affinity when destroyed.
-    // A new pool's threads are up when it is constructed (thread_pool.hpp), so a candidate is timed
-    // as in back-to-back timed calls.
-    void use_parts(int parts) {
-        sum_.reset();
-        if (parts > 1) sum_.emplace(parts);
+    struct Loop {
+        std::string name;
+        simd::SumToFloat sum;
+    };
+    struct Timed {
+        double seconds = std::numeric_limits<double>::infinity();
+        Candidate candidate = {};
+        std::size_t loop = 0;
+    };
+
+    // The best time of each loop on one candidate, the loops timed in alternating rounds.
+    Timed time_loops(std::span<const float> x, const Candidate& candidate) {
+        if (candidate != candidate_) use(candidate);
+        std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
+        std::vector<int> calls(loops_.size());
+        for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the threads, fills the caches
+            use_loop(loop);
+            calls[loop] = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / seconds_per_call(x, 1), 1.0, 65536.0));
+        }
+        for (int round = 0; round < CeilingPolicy::rounds; ++round)
+            for (std::size_t loop = 0; loop < loops_.size(); ++loop) {
+                use_loop(loop);
+                seconds[loop] = std::min(seconds[loop], seconds_per_call(x, calls[loop]));
+            }
+        const auto fastest = std::min_element(seconds.begin(), seconds.end());
+        return {*fastest, candidate, static_cast<std::size_t>(fastest - seconds.begin())};
     }
+
+    // One set of threads at a time: a pool pins the calling thread and restores its affinity when
+    // destroyed, and oneTBB's calling thread must be unpinned to run unpinned. A new pool's threads
+    // are up when it is constructed (thread_pool.hpp), so a candidate is timed as in back-to-back
+    // timed calls.
+    void use(const Candidate& candidate) {
+        parts_.reset();
+#ifdef SHOOTOUT_HAVE_TBB
+        stealing_.reset();
+        if (candidate.schedule == Schedule::work_stealing) stealing_.emplace(candidate.threads);
+#endif
+        if (candidate.schedule == Schedule::pinned_parts && candidate.threads > 1) parts_.emplace(candidate.threads);
+        candidate_ = candidate;
+    }
+
+    // The call reads its loop from a member beside the others, not from loops_' heap block: at the
+    // L2's exact size (2^19 floats on the H200 machine's host) one more line a call may decide
+    // whether the input stays in L2 (the one-thread ceiling read 58 GB/s where its own loop read 99
+    // while it did; 133 and 134 once it did not).
+    void use_loop(std::size_t loop) {
+        loop_ = loop;
+        kernel_ = loops_[loop].sum;
+    }
+
+#ifdef SHOOTOUT_HAVE_TBB
+    double stolen_sum(std::span<const float> x) const {
+        return tbb::parallel_reduce(
+            tbb::blocked_range<std::size_t>(0, x.size(), CeilingPolicy::stolen_range_floats), 0.0,
+            [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel_(x.data() + r.begin(), r.size()); },
+            std::plus<>());
+    }
+#endif
 
     double seconds_per_call(std::span<const float> x, int calls) {
         using Clock = std::chrono::steady_clock;
@@ -125,22 +206,20 @@ private:
         return std::chrono::duration<double>(Clock::now() - start).count() / calls;
     }
 
-    int parts() const { return sum_ ? sum_->parts() : 1; }
-
-    struct Loop {
-        std::string name;
-        simd::SumToFloat sum;
-    };
-
     int threads_;
-    std::vector<Loop> loops_;  // the candidates
-    std::size_t loop_ = 0;     // the one in use
-    std::optional<ChunkedSum> sum_;  // empty: one part, on the calling thread
-    double timed_sum_ = 0;           // where the timed calls' sums go
+    std::vector<Loop> loops_;  // the candidate loops
+    std::size_t loop_ = 0;     // the one in use, for configuration()
+    simd::SumToFloat kernel_;  // loops_[loop_].sum
+    Candidate candidate_ = {};  // the one in use
+    std::optional<ChunkedSum> parts_;  // pinned parts; empty with one part or stealing
+#ifdef SHOOTOUT_HAVE_TBB
+    std::optional<TbbThreads> stealing_;
+#endif
+    double timed_sum_ = 0;  // where the timed calls' sums go
 };
 
-// The prepared ceiling as the harness calls it (behind a pointer: a CeilingRead owns a thread pool,
-// which cannot move).
+// The prepared ceiling as the harness calls it (behind a pointer: a CeilingRead owns threads, which
+// cannot move).
 struct CeilingCall {
     std::unique_ptr<CeilingRead> read;
     double operator()(std::span<const float> x) { return (*read)(x); }
@@ -149,8 +228,8 @@ struct CeilingCall {
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/baseline/read",
-    "read ceiling: the widest float-lane kernel, with or without prefetch, on the count of pinned threads up to T that reads the input fastest (timed in prepare); static parts read in chunks that idle threads take over",
-    {.accumulator = Accumulator::f32, .order = Order::thread_chunks, .reproducibility = Reproducibility::none, .role = Role::ceiling}, [](std::span<const float> input, int threads) {
+    "read ceiling: the widest float-lane kernel, with or without prefetch, on the pinned thread count up to T, or oneTBB's T stealing threads, that reads the input fastest (timed in prepare)",
+    {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none, .role = Role::ceiling}, [](std::span<const float> input, int threads) {
         auto read = std::make_unique<CeilingRead>(threads, simd::best());
         PlacedInput placed(input, threads, [&](auto& copy_part) { read->place(copy_part); });
         read->pick(placed.span());

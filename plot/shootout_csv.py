@@ -49,7 +49,7 @@ COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
 # Columns appended later that a file may lack: files measured before them (on the GPU machines,
 # before the pages column) are read with the column empty. `pages`: what backed the host memory a
 # CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`: what a self-tuning
-# backend (the CPU read ceiling) chose in prepare ("parts=2 loop=avx512/f32").
+# backend (the CPU read ceiling) chose in prepare ("schedule=pinned parts=2 loop=avx512/f32").
 OPTIONAL_COLUMNS = ["pages", "configuration"]
 # Numeric columns that every row must have; the others may be empty or `nan`.
 REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch", "gpus", "ranks"]

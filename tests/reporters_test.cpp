@@ -28,7 +28,7 @@ Measurement sample() {
             .machine = "node1-3f2a91c0", .timing = "isolated", .batch = 1, .cache = "warm",
             .accumulator = "compensated_f32", .order = "sequential", .reproducibility = "any_thread_count",
             .role = "reduction", .reproducible = "yes", .gpus = 2, .ranks = 3, .pages = "huge",
-            .configuration = "parts=2 loop=avx512/f32+prefetch (2 of 3); parts=1 loop=avx512/f32 (1 of 3)"};
+            .configuration = "schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)"};
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -253,7 +253,7 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
-                        "\"configuration\": \"parts=2 loop=avx512/f32+prefetch (2 of 3); parts=1 loop=avx512/f32 (1 of 3)\"}"),
+                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

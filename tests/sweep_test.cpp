@@ -222,14 +222,14 @@ TEST(Sweep, ConfigurationListsWhatEachPrepareChose) {
     EXPECT_GT(rows_with_several, 0) << "no case was prepared twice: the repetitions did not interleave";
 }
 
-// The read ceiling says which loop and part count it picked; a backend that picks nothing leaves
-// the column empty.
+// The read ceiling says which schedule, thread count and loop it picked; a backend that picks
+// nothing leaves the column empty.
 TEST(Sweep, TheCeilingSaysWhatItPicked) {
     const auto r = sweep({"--backend=cpu/baseline/read,cpu/serial/accumulate-f64", "--sizes=2^16", "--threads=2"});
     EXPECT_EQ(r.status, 0) << r.err;
     ASSERT_EQ(r.rows.size(), 2u) << r.out << r.err;
-    const std::regex pick("parts=[12] loop=[a-z0-9]+/f32(\\+prefetch)?");
-    const std::regex picks("(parts=[12] loop=[a-z0-9]+/f32(\\+prefetch)? \\([0-9]+ of [0-9]+\\)(; )?)+");
+    const std::string one = "schedule=(pinned parts=[12]|tbb threads=2) loop=[a-z0-9]+/f32(\\+prefetch)?";
+    const std::regex pick(one), picks("(" + one + " \\([0-9]+ of [0-9]+\\)(; )?)+");
     for (const auto& row : r.rows) {
         const std::string& text = row.at("configuration");
         if (row.at("backend") == "cpu/baseline/read")

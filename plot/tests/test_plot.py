@@ -481,7 +481,7 @@ def test_pages_column_is_read_and_files_without_it_have_it_empty():
 
 
 def test_configuration_column_is_read_and_files_without_it_have_it_empty(tmp_path):
-    picked = "parts=2 loop=avx512/f32+prefetch (2 of 3); parts=1 loop=avx512/f32 (1 of 3)"
+    picked = "schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)"
     with_it = rewrite(RYZEN, tmp_path / "configured.csv", extra={"pages": "huge", "configuration": picked})
     df = sc.read_csvs([str(with_it)])
     assert set(df["configuration"]) == {picked}
