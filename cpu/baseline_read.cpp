@@ -26,17 +26,15 @@
 // cpu/<widest ISA>/f32 call, prefetching or not (the same bits). Which candidate reads fastest is a
 // timing, so two prepares at one thread count may pick two and give other bits: the ceiling
 // declares no reproducibility, and an unordered sum (its sum is a by-product; its time is the point).
+#include "ceiling_read.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
 #include <limits>
-#include <optional>
-#include <string>
-#include <vector>
+#include <stdexcept>
 
-#include "balanced_chunks.hpp"
 #include "host_backend.hpp"
-#include "simd_kernels.hpp"
 
 #ifdef SHOOTOUT_HAVE_TBB
 #include <oneapi/tbb/blocked_range.h>
@@ -48,175 +46,140 @@
 #endif
 
 namespace shootout {
-namespace {
-
-struct CeilingPolicy {
-    // A candidate is timed by the best of `rounds` batches of calls, each batch at least
-    // `batch_seconds` long (one call where one call is longer).
-    static constexpr int rounds = 7;
-    static constexpr double batch_seconds = 100e-6;
-    // Pinned part counts go from T down; once one is this much slower than the best so far, fewer
-    // parts only read slower (the input is past where dispatch matters) and the rest are not timed.
-    static constexpr double give_up_ratio = 1.25;
-    // Floats per stolen range: cpu/tbb/*'s grain (tbb_reduce.cpp), 256 KiB.
-    static constexpr std::size_t stolen_range_floats = std::size_t{1} << 16;
-};
-
-// How a candidate spreads the read over threads.
-enum class Schedule {
-    pinned_parts,  // `parts` pinned threads, static parts read in balanced chunks
-    work_stealing, // oneTBB: T unpinned threads stealing ranges
-};
-
-struct Candidate {
-    Schedule schedule;
-    int threads;
-    bool operator==(const Candidate&) const = default;
-};
 
 #ifdef SHOOTOUT_HAVE_TBB
-constexpr bool kCanSteal = true;
-#else
-constexpr bool kCanSteal = false;  // built without oneTBB
-#endif
+bool ceiling_can_steal() { return true; }
 
-class CeilingRead {
+class StealingThreads {
 public:
-    CeilingRead(int threads, const simd::Best& kernels) : threads_(threads), kernel_(kernels.sum_f32) {
-        const std::string loop = std::string(kernels.isa) + "/f32";  // named as its backend, cpu/<isa>/f32
-        loops_.push_back({loop, kernels.sum_f32});
-        if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
-        use({Schedule::pinned_parts, threads});
-    }
+    explicit StealingThreads(int threads) : arena_(threads) {}
 
-    // In prepare, before pick(): copy_part(k) on the pinned thread that reads part k of T.
-    template <class CopyPart>
-    void place(CopyPart& copy_part) {
-        if (parts_) parts_->pool().run(copy_part);
-        else copy_part(0);
-    }
-
-    // In prepare: keeps the candidate and loop that read x fastest. At each candidate the loops are
-    // timed in alternating rounds, so that the machine's drift during the timing falls on each
-    // alike. Timed one block after the other, the one-thread ceiling trailed its own prefetch-free
-    // loop by 7-30% at 2^18 and 2^21 in the development VM's sweep: picking the prefetching loop in
-    // L2 costs that much, and one block of 500 us sees the VM's drift.
-    void pick(std::span<const float> x) {
-        std::vector<Candidate> pinned = {{Schedule::pinned_parts, threads_}};
-        if (threads_ > 1)
-            for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2)
-                pinned.push_back({Schedule::pinned_parts, parts});
-        const bool steal = kCanSteal && threads_ > 1;
-        if (pinned.size() + steal == 1 && loops_.size() == 1) return;  // nothing to choose
-        Timed best;
-        for (const Candidate& candidate : pinned) {
-            const Timed timed = time_loops(x, candidate);
-            if (timed.seconds < best.seconds) best = timed;
-            else if (timed.seconds > CeilingPolicy::give_up_ratio * best.seconds) break;  // fewer parts only read slower from here
-        }
-        if (steal) {
-            const Timed timed = time_loops(x, {Schedule::work_stealing, threads_});
-            if (timed.seconds < best.seconds) best = timed;
-        }
-        if (best.candidate != candidate_) use(best.candidate);
-        use_loop(best.loop);
-    }
-
-    double operator()(std::span<const float> x) {
-#ifdef SHOOTOUT_HAVE_TBB
-        if (stealing_) return stealing_->execute([&] { return stolen_sum(x); });
-#endif
-        return parts_ ? (*parts_)(x, kernel_) : kernel_(x.data(), x.size());
-    }
-
-    // The CSV's configuration column: "schedule=pinned parts=2 loop=avx512/f32+prefetch",
-    // "schedule=tbb threads=16 loop=avx512/f32".
-    std::string configuration() const {
-        const std::string threads = candidate_.schedule == Schedule::pinned_parts
-                                        ? "schedule=pinned parts=" + std::to_string(candidate_.threads)
-                                        : "schedule=tbb threads=" + std::to_string(candidate_.threads);
-        return threads + " loop=" + loops_[loop_].name;
+    double sum(std::span<const float> x, simd::SumToFloat kernel) {
+        return arena_.execute([&] {
+            return tbb::parallel_reduce(
+                tbb::blocked_range<std::size_t>(0, x.size(), CeilingPolicy::stolen_range_floats), 0.0,
+                [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
+                std::plus<>());
+        });
     }
 
 private:
-    struct Loop {
-        std::string name;
-        simd::SumToFloat sum;
-    };
-    struct Timed {
-        double seconds = std::numeric_limits<double>::infinity();
-        Candidate candidate = {};
-        std::size_t loop = 0;
-    };
-
-    // The best time of each loop on one candidate, the loops timed in alternating rounds.
-    Timed time_loops(std::span<const float> x, const Candidate& candidate) {
-        if (candidate != candidate_) use(candidate);
-        std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
-        std::vector<int> calls(loops_.size());
-        for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the threads, fills the caches
-            use_loop(loop);
-            calls[loop] = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / seconds_per_call(x, 1), 1.0, 65536.0));
-        }
-        for (int round = 0; round < CeilingPolicy::rounds; ++round)
-            for (std::size_t loop = 0; loop < loops_.size(); ++loop) {
-                use_loop(loop);
-                seconds[loop] = std::min(seconds[loop], seconds_per_call(x, calls[loop]));
-            }
-        const auto fastest = std::min_element(seconds.begin(), seconds.end());
-        return {*fastest, candidate, static_cast<std::size_t>(fastest - seconds.begin())};
-    }
-
-    // One set of threads at a time: a pool pins the calling thread and restores its affinity when
-    // destroyed, and oneTBB's calling thread must be unpinned to run unpinned. A new pool's threads
-    // are up when it is constructed (thread_pool.hpp), so a candidate is timed as in back-to-back
-    // timed calls.
-    void use(const Candidate& candidate) {
-        parts_.reset();
-#ifdef SHOOTOUT_HAVE_TBB
-        stealing_.reset();
-        if (candidate.schedule == Schedule::work_stealing) stealing_.emplace(candidate.threads);
-#endif
-        if (candidate.schedule == Schedule::pinned_parts && candidate.threads > 1) parts_.emplace(candidate.threads);
-        candidate_ = candidate;
-    }
-
-    // The call reads its loop from a member beside the others, not from loops_' heap block: at the
-    // L2's exact size (2^19 floats on the H200 machine's host) one more line a call may decide
-    // whether the input stays in L2 (the one-thread ceiling read 58 GB/s where its own loop read 99
-    // while it did; 133 and 134 once it did not).
-    void use_loop(std::size_t loop) {
-        loop_ = loop;
-        kernel_ = loops_[loop].sum;
-    }
-
-#ifdef SHOOTOUT_HAVE_TBB
-    double stolen_sum(std::span<const float> x) const {
-        return tbb::parallel_reduce(
-            tbb::blocked_range<std::size_t>(0, x.size(), CeilingPolicy::stolen_range_floats), 0.0,
-            [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel_(x.data() + r.begin(), r.size()); },
-            std::plus<>());
-    }
-#endif
-
-    double seconds_per_call(std::span<const float> x, int calls) {
-        using Clock = std::chrono::steady_clock;
-        const auto start = Clock::now();
-        for (int call = 0; call < calls; ++call) timed_sum_ = (*this)(x);
-        return std::chrono::duration<double>(Clock::now() - start).count() / calls;
-    }
-
-    int threads_;
-    std::vector<Loop> loops_;  // the candidate loops
-    std::size_t loop_ = 0;     // the one in use, for configuration()
-    simd::SumToFloat kernel_;  // loops_[loop_].sum
-    Candidate candidate_ = {};  // the one in use
-    std::optional<ChunkedSum> parts_;  // pinned parts; empty with one part or stealing
-#ifdef SHOOTOUT_HAVE_TBB
-    std::optional<TbbThreads> stealing_;
-#endif
-    double timed_sum_ = 0;  // where the timed calls' sums go
+    TbbThreads arena_;
 };
+#else
+bool ceiling_can_steal() { return false; }
+
+class StealingThreads {};  // never made without oneTBB: use() refuses the schedule
+#endif
+
+struct CeilingRead::Timed {
+    double seconds = std::numeric_limits<double>::infinity();
+    Candidate candidate = {};
+    std::size_t loop = 0;
+};
+
+CeilingRead::CeilingRead(int threads, const simd::Best& kernels)
+    : threads_(threads), kernel_(kernels.sum_f32), candidate_{Schedule::pinned_parts, 1} {
+    const std::string loop = std::string(kernels.isa) + "/f32";  // named as its backend, cpu/<isa>/f32
+    loops_.push_back({loop, kernels.sum_f32});
+    if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
+    use_threads({Schedule::pinned_parts, threads});
+}
+
+CeilingRead::~CeilingRead() = default;
+
+// Pinned part counts from T down, then oneTBB's T stealing threads. At each candidate the loops are
+// timed in alternating rounds, so that the machine's drift during the timing falls on each alike.
+// Timed one block after the other, the one-thread ceiling trailed its own prefetch-free loop by
+// 7-30% at 2^18 and 2^21 in the development VM's sweep: picking the prefetching loop in L2 costs
+// that much, and one block of 500 us sees the VM's drift.
+void CeilingRead::pick(std::span<const float> x) {
+    std::vector<Candidate> pinned = {{Schedule::pinned_parts, threads_}};
+    if (threads_ > 1)
+        for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2)
+            pinned.push_back({Schedule::pinned_parts, parts});
+    const bool steal = ceiling_can_steal() && threads_ > 1;
+    if (pinned.size() + steal == 1 && loops_.size() == 1) return;  // nothing to choose
+    Timed best;
+    for (const Candidate& candidate : pinned) {
+        const Timed timed = time_loops(x, candidate);
+        if (timed.seconds < best.seconds) best = timed;
+        else if (timed.seconds > CeilingPolicy::give_up_ratio * best.seconds) break;  // fewer parts only read slower from here
+    }
+    if (steal) {
+        const Timed timed = time_loops(x, {Schedule::work_stealing, threads_});
+        if (timed.seconds < best.seconds) best = timed;
+    }
+    use(best.candidate, best.loop);
+}
+
+void CeilingRead::use(const Candidate& candidate, std::size_t loop) {
+    if (candidate.schedule == Schedule::work_stealing && !ceiling_can_steal())
+        throw std::logic_error("the ceiling's work-stealing schedule needs oneTBB, and this build has none");
+    if (loop >= loops_.size()) throw std::out_of_range("the ceiling has " + std::to_string(loops_.size()) + " loops");
+    if (candidate != candidate_) use_threads(candidate);
+    use_loop(loop);
+}
+
+double CeilingRead::operator()(std::span<const float> x) {
+#ifdef SHOOTOUT_HAVE_TBB
+    if (stealing_) return stealing_->sum(x, kernel_);
+#endif
+    return parts_ ? (*parts_)(x, kernel_) : kernel_(x.data(), x.size());
+}
+
+std::string CeilingRead::configuration() const {
+    const std::string threads = candidate_.schedule == Schedule::pinned_parts
+                                    ? "schedule=pinned parts=" + std::to_string(candidate_.threads)
+                                    : "schedule=tbb threads=" + std::to_string(candidate_.threads);
+    return threads + " loop=" + loops_[loop_].name;
+}
+
+// The best time of each loop on one candidate, the loops timed in alternating rounds.
+CeilingRead::Timed CeilingRead::time_loops(std::span<const float> x, const Candidate& candidate) {
+    if (candidate != candidate_) use_threads(candidate);
+    std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
+    std::vector<int> calls(loops_.size());
+    for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the threads, fills the caches
+        use_loop(loop);
+        calls[loop] = static_cast<int>(std::clamp(CeilingPolicy::batch_seconds / seconds_per_call(x, 1), 1.0, 65536.0));
+    }
+    for (int round = 0; round < CeilingPolicy::rounds; ++round)
+        for (std::size_t loop = 0; loop < loops_.size(); ++loop) {
+            use_loop(loop);
+            seconds[loop] = std::min(seconds[loop], seconds_per_call(x, calls[loop]));
+        }
+    const auto fastest = std::min_element(seconds.begin(), seconds.end());
+    return {*fastest, candidate, static_cast<std::size_t>(fastest - seconds.begin())};
+}
+
+// One set of threads at a time: a pool pins the calling thread and restores its affinity when
+// destroyed, and oneTBB's calling thread must be unpinned to run unpinned. A new pool's threads are
+// up when it is constructed (thread_pool.hpp), so a candidate is timed as in back-to-back timed
+// calls.
+void CeilingRead::use_threads(const Candidate& candidate) {
+    parts_.reset();
+    stealing_.reset();
+#ifdef SHOOTOUT_HAVE_TBB
+    if (candidate.schedule == Schedule::work_stealing) stealing_ = std::make_unique<StealingThreads>(candidate.threads);
+#endif
+    if (candidate.schedule == Schedule::pinned_parts && candidate.threads > 1) parts_.emplace(candidate.threads);
+    candidate_ = candidate;
+}
+
+void CeilingRead::use_loop(std::size_t loop) {
+    loop_ = loop;
+    kernel_ = loops_[loop].sum;
+}
+
+double CeilingRead::seconds_per_call(std::span<const float> x, int calls) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    for (int call = 0; call < calls; ++call) timed_sum_ = (*this)(x);
+    return std::chrono::duration<double>(Clock::now() - start).count() / calls;
+}
+
+namespace {
 
 // The prepared ceiling as the harness calls it (behind a pointer: a CeilingRead owns threads, which
 // cannot move).
