@@ -37,11 +37,6 @@
 #include "host_backend.hpp"
 
 #ifdef SHOOTOUT_HAVE_TBB
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_reduce.h>
-
-#include <functional>
-
 #include "tbb_threads.hpp"
 #endif
 
@@ -55,12 +50,7 @@ public:
     explicit StealingThreads(int threads) : arena_(threads) {}
 
     double sum(std::span<const float> x, simd::SumToFloat kernel) {
-        return arena_.execute([&] {
-            return tbb::parallel_reduce(
-                tbb::blocked_range<std::size_t>(0, x.size(), CeilingPolicy::stolen_range_floats), 0.0,
-                [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
-                std::plus<>());
-        });
+        return arena_.execute([&] { return sum_stolen_ranges(x, kernel); });
     }
 
 private:
@@ -79,7 +69,7 @@ struct CeilingRead::Timed {
 };
 
 CeilingRead::CeilingRead(int threads, const simd::Best& kernels)
-    : threads_(threads), kernel_(kernels.sum_f32), candidate_{Schedule::pinned_parts, 1} {
+    : threads_(threads), kernel_(kernels.sum_f32), candidate_{Schedule::pinned_parts, 1} {  // one part: no threads yet
     const std::string loop = std::string(kernels.isa) + "/f32";  // named as its backend, cpu/<isa>/f32
     loops_.push_back({loop, kernels.sum_f32});
     if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
@@ -117,7 +107,7 @@ void CeilingRead::use(const Candidate& candidate, std::size_t loop) {
     if (candidate.schedule == Schedule::work_stealing && !ceiling_can_steal())
         throw std::logic_error("the ceiling's work-stealing schedule needs oneTBB, and this build has none");
     if (loop >= loops_.size()) throw std::out_of_range("the ceiling has " + std::to_string(loops_.size()) + " loops");
-    if (candidate != candidate_) use_threads(candidate);
+    use_threads(candidate);
     use_loop(loop);
 }
 
@@ -137,7 +127,7 @@ std::string CeilingRead::configuration() const {
 
 // The best time of each loop on one candidate, the loops timed in alternating rounds.
 CeilingRead::Timed CeilingRead::time_loops(std::span<const float> x, const Candidate& candidate) {
-    if (candidate != candidate_) use_threads(candidate);
+    use_threads(candidate);
     std::vector<double> seconds(loops_.size(), std::numeric_limits<double>::infinity());
     std::vector<int> calls(loops_.size());
     for (std::size_t loop = 0; loop < loops_.size(); ++loop) {  // wakes the threads, fills the caches
@@ -156,8 +146,9 @@ CeilingRead::Timed CeilingRead::time_loops(std::span<const float> x, const Candi
 // One set of threads at a time: a pool pins the calling thread and restores its affinity when
 // destroyed, and oneTBB's calling thread must be unpinned to run unpinned. A new pool's threads are
 // up when it is constructed (thread_pool.hpp), so a candidate is timed as in back-to-back timed
-// calls.
+// calls. The candidate in use keeps its threads.
 void CeilingRead::use_threads(const Candidate& candidate) {
+    if (candidate == candidate_) return;
     parts_.reset();
     stealing_.reset();
 #ifdef SHOOTOUT_HAVE_TBB

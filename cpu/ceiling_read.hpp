@@ -22,14 +22,12 @@ struct CeilingPolicy {
     // Pinned part counts go from T down; once one is this much slower than the best so far, fewer
     // parts only read slower (the input is past where dispatch matters) and the rest are not timed.
     static constexpr double give_up_ratio = 1.25;
-    // Floats per stolen range: cpu/tbb/*'s grain (tbb_reduce.cpp), 256 KiB.
-    static constexpr std::size_t stolen_range_floats = std::size_t{1} << 16;
 };
 
 // How a candidate spreads the read over threads.
 enum class Schedule {
     pinned_parts,   // `threads` pinned threads, static parts read in balanced chunks
-    work_stealing,  // oneTBB: `threads` unpinned threads stealing ranges
+    work_stealing,  // oneTBB: `threads` unpinned threads stealing ranges, as cpu/tbb/reduce (tbb_threads.hpp)
 };
 
 struct Candidate {

@@ -28,22 +28,12 @@ constexpr Traits kDeterministicTraits{.accumulator = Accumulator::f64, .order = 
                                       .reproducibility = Reproducibility::any_thread_count};
 
 #ifdef SHOOTOUT_HAVE_TBB
-// Floats per leaf range, at least: 256 KiB, tens of microseconds of streaming against a task's
-// cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the thread count.
-constexpr std::size_t kGrain = std::size_t{1} << 16;
-
-double reduce(std::span<const float> x) {
-    const simd::SumToDouble kernel = simd::best().sum_f64;
-    return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, x.size(), kGrain), 0.0,
-        [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
-        std::plus<>());
-}
+double reduce(std::span<const float> x) { return sum_stolen_ranges(x, simd::best().sum_f64); }
 
 double deterministic_reduce(std::span<const float> x) {
     const simd::SumToDouble kernel = simd::best().sum_f64;
     return tbb::parallel_deterministic_reduce(
-        tbb::blocked_range<std::size_t>(0, x.size(), kGrain), 0.0,
+        tbb::blocked_range<std::size_t>(0, x.size(), kRangeFloats), 0.0,
         [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
         std::plus<>(), tbb::simple_partitioner());
 }

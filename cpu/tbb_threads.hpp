@@ -8,16 +8,33 @@
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
+#include <span>
 
 #include "backend.hpp"
 #include "host_backend.hpp"
 
 namespace shootout {
+
+// Floats per leaf range, at least: 256 KiB, tens of microseconds of streaming against a task's
+// cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the thread count.
+inline constexpr std::size_t kRangeFloats = std::size_t{1} << 16;
+
+// parallel_reduce (auto partitioner) over ranges of at least kRangeFloats, each summed by kernel
+// and added in double: cpu/tbb/reduce's schedule, and the read ceiling's work-stealing candidate.
+template <class KernelResult>
+double sum_stolen_ranges(std::span<const float> x, KernelResult (*kernel)(const float*, std::size_t)) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, x.size(), kRangeFloats), 0.0,
+        [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
+        std::plus<>());
+}
 
 // An arena of exactly `threads` slots, the calling thread in one of them. The process-wide worker
 // limit is raised to at least `threads` while it lives: by default oneTBB runs no more threads than

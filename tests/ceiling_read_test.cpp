@@ -26,8 +26,9 @@ std::string describe(const Candidate& c, std::size_t loop) {
            " loop " + std::to_string(loop);
 }
 
-// Odd sizes around the stolen range and the balanced chunks (1 MiB: 2^18 floats), from an
-// unaligned start, against the exact sum within the bound of any order of float additions.
+// Odd sizes around the stolen range (2^16 floats, tbb_threads.hpp) and the balanced chunks (1 MiB:
+// 2^18 floats), from an unaligned start, against the exact sum within the bound of any order of
+// float additions.
 TEST(CeilingRead, EveryCandidateAndLoopSumsTheInput) {
     std::mt19937 random(7);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
@@ -36,7 +37,7 @@ TEST(CeilingRead, EveryCandidateAndLoopSumsTheInput) {
     for (const int threads : {1, 3, 4}) {
         CeilingRead read(threads, simd::best());
         for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{17},
-                                    CeilingPolicy::stolen_range_floats + 3, (std::size_t{1} << 20) + 33}) {
+                                    (std::size_t{1} << 16) + 3, (std::size_t{1} << 20) + 33}) {
             const std::span<const float> x(storage.data() + 1, n);  // 4 bytes past a vector boundary
             const ExactAccumulator exact = exact_sum(x);
             double abs_sum = 0;
