@@ -423,21 +423,30 @@ def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> 
     return out
 
 
-def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
-    """Per ceiling point of a speed table that holds every thread count (machine, device, timing,
-    n, threads): the fastest reduction measured there with as many threads or fewer (`rival`, its
-    `rival_gbps` and `rival_threads`), and `beaten` when it is more than CEILING_MARGIN faster. A
-    read with T threads is no ceiling where fewer threads, or another loop, read faster. Only rivals
-    at the ceiling's GPU and rank counts count: a sum over more GPUs or processes is no rival."""
+def ceiling_rivals(all_threads: pd.DataFrame) -> pd.DataFrame:
+    """Every (ceiling point, rival) pair of a speed table that holds every thread count: per
+    ceiling point (BEATEN_KEY, its `gbps`), each reduction measured there with as many threads or
+    fewer (`rival`, `rival_gbps`, `rival_threads`) and `ratio` = rival_gbps / gbps. A read with T
+    threads is no ceiling where fewer threads, or another loop, read faster. Only rivals at the
+    ceiling's GPU and rank counts count: a sum over more GPUs or processes is no rival."""
     key = BEATEN_KEY
     ceiling = all_threads.loc[all_threads["role"] == "ceiling", key + ["gbps"]]
     rivals = all_threads.loc[all_threads["role"] == "reduction", key + ["gbps", "backend"]]
     pairs = ceiling.merge(rivals, on=CEILING_KEY + ["gpus", "ranks"], suffixes=("", "_rival"))
     pairs = pairs[pairs["threads_rival"] <= pairs["threads"]]
-    best = pairs.sort_values("gbps_rival", kind="stable").drop_duplicates(key, keep="last")
-    best = best.rename(columns={"backend": "rival", "gbps_rival": "rival_gbps", "threads_rival": "rival_threads"})
-    best["beaten"] = best["rival_gbps"] > best["gbps"] * (1 + CEILING_MARGIN)
-    return best.reset_index(drop=True)
+    pairs = pairs.rename(columns={"backend": "rival", "gbps_rival": "rival_gbps",
+                                  "threads_rival": "rival_threads"})
+    return pairs.assign(ratio=pairs["rival_gbps"] / pairs["gbps"]).reset_index(drop=True)
+
+
+def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
+    """Per ceiling point of a speed table that holds every thread count (machine, device, timing,
+    n, threads): its fastest rival (ceiling_rivals()), and `beaten` when that one is more than
+    CEILING_MARGIN faster."""
+    pairs = ceiling_rivals(all_threads)
+    best = pairs.sort_values("rival_gbps", kind="stable").drop_duplicates(BEATEN_KEY, keep="last")
+    best = best.assign(beaten=best["ratio"] > 1 + CEILING_MARGIN)
+    return best.drop(columns=["ratio"]).reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
