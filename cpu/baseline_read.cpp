@@ -2,7 +2,8 @@
 // read of the input this machine manages with up to T threads.
 //
 // The loop is the widest float-lane kernel (two full loads a cycle in L1; cpu/PERFORMANCE.md),
-// without or with software prefetch 4 KiB ahead, or the baseline ISA's 16-byte loads in
+// without or with software prefetch 4 KiB ahead, the widest kernel that widens each float to
+// double (the parallel backends' kernel), or the baseline ISA's 16-byte loads in
 // cpu/serial/unrolled's loop, whichever reads this input faster here. Around it, the choices that
 // a reduction backend could otherwise make better than the ceiling, all timed in prepare
 // (CeilingPolicy), and the fastest kept:
@@ -11,7 +12,11 @@
 //     choice is wrong somewhere. On the H200 machine's Xeon host, one thread reading from L3
 //     (2^20-2^23 floats), cpu/serial/unrolled's 16-byte loads read 2.6-3.5% faster than the
 //     AVX-512 loop (medians over 15 runs; plot/ceiling_verdict.py): the widest load is not the
-//     fastest read everywhere.
+//     fastest read everywhere. On the development VM, two threads from DRAM (2^28-2^29), the
+//     parallel backends read up to 3.1% faster than the float loops (median ratios 1.003-1.031
+//     over 20 runs), alike on three schedules, so the kernel they share; with the widening kernel
+//     a candidate the ceiling picked it in 52-70% of its prepares there and the medians fell to
+//     1.000-1.013 (8 runs).
 //   - Parts: T, T/2, ..., 1 pinned threads, each reading a static part in chunks that idle threads
 //     take over (balanced_chunks.hpp); one part is the calling thread alone, without a pool. Where
 //     waking a thread costs more than its share of the read saves (a small input; how small depends
@@ -26,9 +31,9 @@
 //   - Placement: part k of T is the k-th static chunk, copied in prepare by pool thread k
 //     (cpu/placed_input.hpp). With fewer parts than T, or stolen ranges, parts span several threads'
 //     copies: the same NUMA node on every machine measured here.
-// The result is float-lane sums of chunks or ranges, added in double. One part is the
-// cpu/<widest ISA>/f32 call (prefetching or not: the same bits) or cpu/serial/unrolled's. Which
-// candidate reads fastest is a
+// The result is float- or double-lane sums of chunks or ranges, added in double. One part is the
+// cpu/<widest ISA>/f32 call (prefetching or not: the same bits), the cpu/<widest ISA>/f64 one or
+// cpu/serial/unrolled's. Which candidate reads fastest is a
 // timing, so two prepares at one thread count may pick two and give other bits: the ceiling
 // declares no reproducibility, and an unordered sum (its sum is a by-product; its time is the point).
 #include "ceiling_read.hpp"
@@ -54,7 +59,8 @@ class StealingThreads {
 public:
     explicit StealingThreads(int threads) : arena_(threads) {}
 
-    double sum(std::span<const float> x, simd::SumToFloat kernel) {
+    template <class KernelResult>
+    double sum(std::span<const float> x, KernelResult (*kernel)(const float*, std::size_t)) {
         return arena_.execute([&] { return sum_stolen_ranges(x, kernel); });
     }
 
@@ -78,6 +84,7 @@ CeilingRead::CeilingRead(int threads, const simd::Best& kernels)
     const std::string loop = std::string(kernels.isa) + "/f32";  // loops are named as their backends, cpu/<name>
     loops_.push_back({loop, kernels.sum_f32});
     if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
+    loops_.push_back({std::string(kernels.isa) + "/f64", kernels.sum_f64});
     if (kernels.sum_f32 != simd::sum_unrolled_f32) loops_.push_back({"serial/unrolled", simd::sum_unrolled_f32});
     use_threads({Schedule::pinned_parts, threads});
 }
@@ -118,10 +125,12 @@ void CeilingRead::use(const Candidate& candidate, std::size_t loop) {
 }
 
 double CeilingRead::operator()(std::span<const float> x) {
+    return std::visit([&](auto kernel) -> double {
 #ifdef SHOOTOUT_HAVE_TBB
-    if (stealing_) return stealing_->sum(x, kernel_);
+        if (stealing_) return stealing_->sum(x, kernel);
 #endif
-    return parts_ ? (*parts_)(x, kernel_) : kernel_(x.data(), x.size());
+        return parts_ ? (*parts_)(x, kernel) : kernel(x.data(), x.size());
+    }, kernel_);
 }
 
 std::string CeilingRead::configuration() const {
@@ -193,7 +202,7 @@ struct CeilingCall {
 
 [[maybe_unused]] const bool registered = register_backend(parallel_backend(
     "cpu/baseline/read",
-    "read ceiling: the widest float-lane kernel, with or without prefetch, or the baseline ISA's unrolled loop, on the pinned thread count up to T, or oneTBB's T stealing threads, that reads the input fastest (timed in prepare)",
+    "read ceiling: the widest float-lane kernel, with or without prefetch, the widest widening (f64) kernel or the baseline ISA's unrolled loop, on the pinned thread count up to T, or oneTBB's T stealing threads, that reads the input fastest (timed in prepare)",
     {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none, .role = Role::ceiling}, [](std::span<const float> input, int threads) {
         auto read = std::make_unique<CeilingRead>(threads, simd::best());
         PlacedInput placed(input, threads, [&](auto& copy_part) { read->place(copy_part); });

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "balanced_chunks.hpp"
@@ -72,9 +73,11 @@ public:
     std::string configuration() const;
 
 private:
+    // Float lanes, or each float widened to double lanes (the kernel the parallel backends run).
+    using Kernel = std::variant<simd::SumToFloat, simd::SumToDouble>;
     struct Loop {
         std::string name;
-        simd::SumToFloat sum;
+        Kernel sum;
     };
     struct Timed;
 
@@ -90,7 +93,7 @@ private:
     // L2's exact size (2^19 floats on the H200 machine's host) one more line a call may decide
     // whether the input stays in L2 (the one-thread ceiling read 58 GB/s where its own loop read 99
     // while it did; 133 and 134 once it did not).
-    simd::SumToFloat kernel_;  // loops_[loop_].sum
+    Kernel kernel_;  // loops_[loop_].sum
     Candidate candidate_;      // the one in use
     std::optional<ChunkedSum> parts_;           // pinned parts; empty with one part or stealing
     std::unique_ptr<StealingThreads> stealing_;  // work stealing; empty otherwise

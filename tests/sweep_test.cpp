@@ -228,7 +228,7 @@ TEST(Sweep, TheCeilingSaysWhatItPicked) {
     const auto r = sweep({"--backend=cpu/baseline/read,cpu/serial/accumulate-f64", "--sizes=2^16", "--threads=2"});
     EXPECT_EQ(r.status, 0) << r.err;
     ASSERT_EQ(r.rows.size(), 2u) << r.out << r.err;
-    const std::string one = "schedule=(pinned parts=[12]|tbb threads=2) loop=([a-z0-9]+/f32(\\+prefetch)?|serial/unrolled)";
+    const std::string one = "schedule=(pinned parts=[12]|tbb threads=2) loop=([a-z0-9]+/f32(\\+prefetch)?|[a-z0-9]+/f64|serial/unrolled)";
     const std::regex pick(one), picks("(" + one + " \\([0-9]+ of [0-9]+\\)(; )?)+");
     for (const auto& row : r.rows) {
         const std::string& text = row.at("configuration");
