@@ -157,6 +157,10 @@ def main(argv=None) -> int:
     if len(set(map(str, sc.expand_paths(args.runs)))) != len(args.runs):
         raise sc.InputError("a file is named twice: each file is one run")
     judged = judge(run_ratios(args.runs, args.min_n), args.margin, args.confidence)
+    fewest = next(k for k in range(1, 64) if not math.isnan(median_interval([0.0] * k, args.confidence)[0]))
+    if judged["runs"].max() < fewest:
+        print(f"note: {judged['runs'].max()} run(s) of each pair at most: a {args.confidence:.0%} interval "
+              f"needs {fewest} or more, so every pair is undecided", file=sys.stderr)
     print(report(judged, len(args.runs), args))
     return 1 if (judged["verdict"] == "beaten").any() else 0
 

@@ -111,6 +111,7 @@ def test_too_few_runs_decide_nothing(tmp_path):
     result = verdict_of(runs(tmp_path, {"cpu/pool/simd": [1.1] * 5}))
     assert result.returncode == 0, result.stderr
     assert table_row(result.stdout, "cpu/pool/simd")[-2] == "-..-"
+    assert "a 95% interval needs 6 or more, so every pair is undecided" in result.stderr
 
 
 def test_only_rivals_with_as_many_threads_or_fewer_and_sizes_from_min_n_are_judged(tmp_path):
