@@ -81,10 +81,10 @@ struct CeilingRead::Timed {
 
 CeilingRead::CeilingRead(int threads, const simd::Best& kernels)
     : threads_(threads), kernel_(kernels.sum_f32), candidate_{Schedule::pinned_parts, 1} {  // one part: no threads yet
-    const std::string loop = std::string(kernels.isa) + "/f32";  // loops are named as their backends, cpu/<name>
-    loops_.push_back({loop, kernels.sum_f32});
-    if (kernels.sum_f32_prefetched) loops_.push_back({loop + "+prefetch", kernels.sum_f32_prefetched});
-    loops_.push_back({std::string(kernels.isa) + "/f64", kernels.sum_f64});
+    const std::string isa = kernels.isa;  // loops are named as their backends, cpu/<name>
+    loops_.push_back({isa + "/f32", kernels.sum_f32});
+    if (kernels.sum_f32_prefetched) loops_.push_back({isa + "/f32+prefetch", kernels.sum_f32_prefetched});
+    loops_.push_back({isa + "/f64", kernels.sum_f64});
     if (kernels.sum_f32 != simd::sum_unrolled_f32) loops_.push_back({"serial/unrolled", simd::sum_unrolled_f32});
     use_threads({Schedule::pinned_parts, threads});
 }
@@ -102,7 +102,6 @@ void CeilingRead::pick(std::span<const float> x) {
         for (int parts = std::bit_floor(static_cast<unsigned>(threads_ - 1)); parts >= 1; parts /= 2)
             pinned.push_back({Schedule::pinned_parts, parts});
     const bool steal = ceiling_can_steal() && threads_ > 1;
-    if (pinned.size() + steal == 1 && loops_.size() == 1) return;  // nothing to choose
     Timed best;
     for (const Candidate& candidate : pinned) {
         const Timed timed = time_loops(x, candidate);
