@@ -1,4 +1,4 @@
-#include "case_timer.hpp"
+#include "bench/case_timer.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -10,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "host_memory.hpp"
+#include "bench/host_memory.hpp"
 
 namespace shootout {
 

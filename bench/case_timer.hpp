@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "sweep_plan.hpp"
+#include "bench/sweep_plan.hpp"
 
 namespace shootout {
 

@@ -1,6 +1,6 @@
-#include "cli.hpp"
+#include "bench/cli.hpp"
 
-#include "measurement_rules.hpp"
+#include "bench/measurement_rules.hpp"
 
 #include <fnmatch.h>
 

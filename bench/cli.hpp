@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backend.hpp"
-#include "inputs.hpp"
+#include "bench/backend.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 

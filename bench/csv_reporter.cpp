@@ -6,8 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "files.hpp"
-#include "reporters.hpp"
+#include "bench/files.hpp"
+#include "bench/reporters.hpp"
 
 namespace shootout {
 

@@ -1,4 +1,4 @@
-#include "files.hpp"
+#include "bench/files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "cli.hpp"
+#include "bench/cli.hpp"
 
 namespace shootout {
 

@@ -1,4 +1,4 @@
-#include "host_memory.hpp"
+#include "bench/host_memory.hpp"
 
 #include <sys/mman.h>
 

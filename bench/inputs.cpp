@@ -1,4 +1,4 @@
-#include "inputs.hpp"
+#include "bench/inputs.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "files.hpp"
-#include "system_info.hpp"
+#include "bench/files.hpp"
+#include "bench/system_info.hpp"
 
 namespace shootout {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "host_memory.hpp"
+#include "bench/host_memory.hpp"
 
 namespace shootout {
 

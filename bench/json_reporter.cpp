@@ -1,5 +1,5 @@
-#include "files.hpp"
-#include "reporters.hpp"
+#include "bench/files.hpp"
+#include "bench/reporters.hpp"
 
 namespace shootout {
 

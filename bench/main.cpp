@@ -4,10 +4,10 @@
 #include <iomanip>
 #include <iostream>
 
-#include "cli.hpp"
-#include "mpi_world.hpp"
-#include "runner.hpp"
-#include "system_info.hpp"
+#include "bench/cli.hpp"
+#include "bench/mpi_world.hpp"
+#include "bench/runner.hpp"
+#include "bench/system_info.hpp"
 
 namespace {
 

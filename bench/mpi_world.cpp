@@ -1,4 +1,4 @@
-#include "mpi_world.hpp"
+#include "bench/mpi_world.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
-#include "exact_sum.hpp"
+#include "bench/backend.hpp"
+#include "bench/exact_sum.hpp"
 
 namespace shootout::mpi {
 

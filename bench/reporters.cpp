@@ -1,4 +1,4 @@
-#include "reporters.hpp"
+#include "bench/reporters.hpp"
 
 #include <bit>
 #include <cmath>

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli.hpp"
-#include "measurement.hpp"
+#include "bench/cli.hpp"
+#include "bench/measurement.hpp"
 
 namespace shootout {
 

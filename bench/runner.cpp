@@ -3,7 +3,7 @@
 // reporters (below). Under MPI every rank runs the same sweep on its own shard of each input
 // (mpi_world.hpp); the distributed backends' calls meet in collectives, and only rank 0's reporters
 // and progress lines exist (main.cpp).
-#include "runner.hpp"
+#include "bench/runner.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -13,13 +13,13 @@
 #include <optional>
 #include <ostream>
 
-#include "case_timer.hpp"
-#include "exact_sum.hpp"
-#include "measurement_rules.hpp"
-#include "mpi_world.hpp"
-#include "reporters.hpp"
-#include "sweep_plan.hpp"
-#include "system_info.hpp"
+#include "bench/case_timer.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/measurement_rules.hpp"
+#include "bench/mpi_world.hpp"
+#include "bench/reporters.hpp"
+#include "bench/sweep_plan.hpp"
+#include "bench/system_info.hpp"
 
 namespace shootout {
 

@@ -4,7 +4,7 @@
 
 #include <iosfwd>
 
-#include "cli.hpp"
+#include "bench/cli.hpp"
 
 namespace shootout {
 

@@ -1,9 +1,9 @@
-#include "sweep_plan.hpp"
+#include "bench/sweep_plan.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "measurement_rules.hpp"
+#include "bench/measurement_rules.hpp"
 
 namespace shootout {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "backend.hpp"
-#include "cli.hpp"
+#include "bench/backend.hpp"
+#include "bench/cli.hpp"
 
 namespace shootout {
 

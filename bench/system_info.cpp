@@ -1,4 +1,4 @@
-#include "system_info.hpp"
+#include "bench/system_info.hpp"
 
 #include <unistd.h>
 
@@ -13,7 +13,7 @@
 #include <limits>
 #include <sstream>
 
-#include "backend.hpp"
+#include "bench/backend.hpp"
 
 #ifndef SHOOTOUT_COMPILER
 #define SHOOTOUT_COMPILER "unknown"

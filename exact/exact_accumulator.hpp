@@ -30,7 +30,7 @@
 #define SHOOTOUT_EXACT_FN __host__ __device__ __forceinline__
 #else
 // Always inlined: the SIMD kernels that call these are compiled for AVX-512; an out-of-line copy
-// emitted there could be the one the linker keeps for every caller (see cpu/compensated.hpp). For the
+// emitted there could be the one the linker keeps for every caller (see cpu/kernels/compensated.hpp). For the
 // same reason the bit casts below are the builtin, not the std::bit_cast template.
 #define SHOOTOUT_EXACT_FN [[gnu::always_inline]] inline
 #endif

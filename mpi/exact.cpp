@@ -3,15 +3,15 @@
 // are added as 64-bit integers by one MPI_Allreduce, and the total is rounded once. Integer sums do
 // not depend on order, so the result is the same bits for every rank count (and equals the CPU and
 // CUDA exact backends').
-#include "mpi_reduction.hpp"
+#include "mpi/mpi_reduction.hpp"
 
 #ifdef SHOOTOUT_HAVE_MPI
 #include <array>
 #include <cstdint>
 
-#include "exact_accumulator.hpp"
-#include "placed_input.hpp"
-#include "simd_kernels.hpp"
+#include "exact/exact_accumulator.hpp"
+#include "cpu/parallel/placed_input.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
 #endif
 
 namespace shootout::mpi {

@@ -10,8 +10,8 @@
 #include <span>
 #include <string>
 
-#include "backend.hpp"
-#include "mpi_world.hpp"
+#include "bench/backend.hpp"
+#include "bench/mpi_world.hpp"
 
 #ifdef SHOOTOUT_HAVE_MPI
 #include <mpi.h>

@@ -1,6 +1,6 @@
 // mpi/pool-simd: each rank sums its shard with cpu/pool/simd (its thread pool, --threads threads,
 // the widest SIMD float->double kernel) and the ranks' double partials meet in MPI_Allreduce.
-#include "mpi_reduction.hpp"
+#include "mpi/mpi_reduction.hpp"
 
 namespace shootout::mpi {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
+#include "bench/backend.hpp"
 
 namespace shootout {
 

@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "ceiling_read.hpp"
-#include "error_bounds.hpp"
-#include "exact_sum.hpp"
+#include "cpu/ceiling/ceiling_read.hpp"
+#include "tests/error_bounds.hpp"
+#include "bench/exact_sum.hpp"
 
 namespace shootout {
 namespace {

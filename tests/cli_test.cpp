@@ -1,4 +1,4 @@
-#include "cli.hpp"
+#include "bench/cli.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
-#include "error_bounds.hpp"
-#include "exact_sum.hpp"
-#include "inputs.hpp"
+#include "bench/backend.hpp"
+#include "tests/error_bounds.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 namespace {

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "backend.hpp"
+#include "bench/backend.hpp"
 
 namespace shootout::bounds {
 

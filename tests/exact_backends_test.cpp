@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
-#include "backend_test_support.hpp"
-#include "error_bounds.hpp"
-#include "exact_accumulator.hpp"
-#include "exact_sum.hpp"
-#include "inputs.hpp"
-#include "simd_kernels.hpp"
+#include "bench/backend.hpp"
+#include "tests/backend_test_support.hpp"
+#include "tests/error_bounds.hpp"
+#include "exact/exact_accumulator.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
 
 namespace shootout {
 namespace {

@@ -1,4 +1,4 @@
-#include "exact_sum.hpp"
+#include "bench/exact_sum.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,11 +6,11 @@
 #include <limits>
 #include <random>
 
-#include "backend.hpp"
-#include "backend_test_support.hpp"
-#include "error_bounds.hpp"
-#include "exact_sum.hpp"
-#include "inputs.hpp"
+#include "bench/backend.hpp"
+#include "tests/backend_test_support.hpp"
+#include "tests/error_bounds.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 namespace {

@@ -8,9 +8,9 @@
 #include <set>
 #include <vector>
 
-#include "cli.hpp"
-#include "exact_sum.hpp"
-#include "inputs.hpp"
+#include "bench/cli.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 namespace {

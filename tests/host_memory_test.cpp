@@ -1,5 +1,5 @@
 // Input memory: page-aligned mappings with transparent huge pages requested, and what backs them.
-#include "host_memory.hpp"
+#include "bench/host_memory.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "inputs.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 namespace {

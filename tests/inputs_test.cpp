@@ -1,4 +1,4 @@
-#include "inputs.hpp"
+#include "bench/inputs.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -12,7 +12,7 @@
 #include <numeric>
 #include <string>
 
-#include "system_info.hpp"
+#include "bench/system_info.hpp"
 
 namespace shootout {
 namespace {

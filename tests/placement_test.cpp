@@ -14,13 +14,13 @@
 #include <mutex>
 #include <thread>
 
-#include "backend.hpp"
-#include "backend_test_support.hpp"
-#include "exact_sum.hpp"
-#include "host_memory.hpp"
-#include "placed_input.hpp"
-#include "static_chunks.hpp"
-#include "thread_pool.hpp"
+#include "bench/backend.hpp"
+#include "tests/backend_test_support.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/host_memory.hpp"
+#include "cpu/parallel/placed_input.hpp"
+#include "cpu/parallel/static_chunks.hpp"
+#include "cpu/parallel/thread_pool.hpp"
 
 namespace shootout {
 namespace {

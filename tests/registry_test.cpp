@@ -1,4 +1,4 @@
-#include "backend.hpp"
+#include "bench/backend.hpp"
 
 #include <gtest/gtest.h>
 

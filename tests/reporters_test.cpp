@@ -1,4 +1,4 @@
-#include "reporters.hpp"
+#include "bench/reporters.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

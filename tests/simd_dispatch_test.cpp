@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
-#include "inputs.hpp"
-#include "simd_kernels.hpp"
+#include "bench/backend.hpp"
+#include "bench/inputs.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
 
 namespace shootout {
 namespace {

@@ -9,11 +9,11 @@
 #include <regex>
 #include <sstream>
 
-#include "cli.hpp"
-#include "host_memory.hpp"
-#include "measurement_rules.hpp"
-#include "reporters.hpp"
-#include "runner.hpp"
+#include "bench/cli.hpp"
+#include "bench/host_memory.hpp"
+#include "bench/measurement_rules.hpp"
+#include "bench/reporters.hpp"
+#include "bench/runner.hpp"
 
 namespace shootout {
 namespace {

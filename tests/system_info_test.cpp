@@ -1,4 +1,4 @@
-#include "system_info.hpp"
+#include "bench/system_info.hpp"
 
 #include <gtest/gtest.h>
 

@@ -26,8 +26,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "device.hpp"
-#include "single_pass.cuh"
+#include "gpu/runtime/device.hpp"
+#include "gpu/agents/single_pass.cuh"
 
 using namespace shootout::cuda;
 

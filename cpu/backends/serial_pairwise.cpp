@@ -1,0 +1,38 @@
+// Blocked pairwise summation in float, as NumPy's pairwise_sum does it: halves down to blocks of at
+// most 128, each summed with 8 interleaved accumulators.
+#include "cpu/backends/host_backend.hpp"
+
+namespace shootout {
+namespace {
+
+constexpr std::size_t kBlock = 128;
+constexpr std::size_t kAccumulators = 8;
+
+// Every element passes through at most (kBlock / kAccumulators - 1) + 3 + (kAccumulators - 1) = 25
+// additions in its block and one more per halving above it (the error bound in tests/cpu_accuracy_test.cpp).
+float sum_pairwise(const float* x, std::size_t n) {
+    if (n < kAccumulators) {
+        float sum = 0;
+        for (std::size_t i = 0; i < n; ++i) sum += x[i];
+        return sum;
+    }
+    if (n <= kBlock) {
+        float acc[kAccumulators];
+        for (std::size_t j = 0; j < kAccumulators; ++j) acc[j] = x[j];
+        std::size_t i = kAccumulators;
+        for (; i + kAccumulators <= n; i += kAccumulators)
+            for (std::size_t j = 0; j < kAccumulators; ++j) acc[j] += x[i + j];
+        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+        for (; i < n; ++i) sum += x[i];
+        return sum;
+    }
+    const std::size_t half = n / 2 / kAccumulators * kAccumulators;
+    return sum_pairwise(x, half) + sum_pairwise(x + half, n - half);
+}
+
+[[maybe_unused]] const bool registered = register_backend(serial_backend(
+    "cpu/serial/pairwise", "blocked pairwise summation in float, blocks of 128 with 8 accumulators (NumPy's)",
+    kSerial(Accumulator::f32, Order::pairwise), sum_pairwise));
+
+}  // namespace
+}  // namespace shootout

@@ -1,0 +1,48 @@
+// The same work as cpu/pool/simd, with threads started and joined on every call: the variant the
+// seed article contrasts with a pool. Threads are not pinned: the OS places each new one.
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "cpu/backends/host_backend.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
+#include "cpu/parallel/static_chunks.hpp"
+
+namespace shootout {
+namespace {
+
+// task(part) for every part in [0, parts): part 0 on the calling thread, the others on new threads,
+// joined before it returns.
+template <class Task>
+void run_on_new_threads(int parts, Task& task) {
+    std::vector<std::jthread> threads;
+    threads.reserve(static_cast<std::size_t>(parts - 1));
+    try {
+        for (int part = 1; part < parts; ++part) threads.emplace_back(task, part);
+    } catch (const std::system_error& e) {
+        throw std::runtime_error(std::string("cpu/threads/simd: starting a std::thread: ") + e.what());
+    }
+    task(0);
+}
+
+double sum_on_new_threads(std::span<const float> x, PartialSums& partials, simd::SumToDouble kernel) {
+    auto sum_part = [&](int part) { sum_chunk(x, partials, part, kernel); };
+    run_on_new_threads(partials.size(), sum_part);
+    return partials.total();
+}
+
+[[maybe_unused]] const bool registered = register_backend(parallel_backend(
+    "cpu/threads/simd", "std::threads started and joined on every call, static chunks, widest SIMD float->double kernel",
+    kStaticChunks(Accumulator::f64),
+    [](std::span<const float> input, int threads) {
+        // Placed by new threads too, in the same chunks: where the OS puts a new thread is its own choice.
+        PlacedInput placed(input, threads, [threads](auto& copy_part) { run_on_new_threads(threads, copy_part); });
+        return make_placed_reduction(std::move(placed), [partials = PartialSums(threads), kernel = simd::best().sum_f64](
+                                                            std::span<const float> x) mutable {
+            return sum_on_new_threads(x, partials, kernel);
+        });
+    }));
+
+}  // namespace
+}  // namespace shootout

@@ -1,0 +1,113 @@
+// The AVX2 kernels: 256-bit registers, 8 float or 4 double lanes. Compiled with -mavx2 -mfma.
+#include <immintrin.h>
+
+#include <cfloat>
+#include <cstdint>
+
+#include "cpu/kernels/simd_exact.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
+#include "cpu/kernels/simd_lanes.hpp"
+
+namespace shootout::simd {
+namespace {
+
+// For each 8-lane mask, the indices of its lanes packed to the front, one per byte: AVX2 has no
+// compress instruction; a table lookup and one permute make one.
+struct PackTable {
+    std::uint64_t indices[256];
+};
+constexpr PackTable kPack = [] {
+    PackTable table{};
+    for (unsigned mask = 0; mask < 256; ++mask)
+        for (unsigned lane = 0, packed = 0; lane < 8; ++lane)
+            if (mask >> lane & 1) table.indices[mask] |= std::uint64_t{lane} << (8 * packed++);
+    return table;
+}();
+
+struct Avx2 {
+    using Floats = __m256;
+    using Doubles = __m256d;
+    using Fixed = __m256i;  // 4 int64 lanes
+
+    static Floats add(Floats a, Floats b) { return _mm256_add_ps(a, b); }
+    static Doubles add(Doubles a, Doubles b) { return _mm256_add_pd(a, b); }
+    static Doubles fma_add(Doubles acc, Doubles v) { return _mm256_fmadd_pd(v, _mm256_set1_pd(1.0), acc); }
+    static Floats sub(Floats a, Floats b) { return _mm256_sub_ps(a, b); }
+
+    static Floats load(const float* p) { return _mm256_loadu_ps(p); }
+    static Floats load_first(const float* p, std::size_t count) {
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        return _mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), lane));
+    }
+    static Doubles load_widened(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+    static Doubles load_first_widened(const float* p, std::size_t count) {
+        const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
+        return _mm256_cvtps_pd(_mm_maskload_ps(p, _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count)), lane)));
+    }
+
+    static Floats zero_where_not_finite(Floats t, Floats v) {
+        const Floats magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), t);
+        return _mm256_and_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(__builtin_inff()), _CMP_LT_OQ), v);
+    }
+
+    static void store(float* out, Floats v) { _mm256_storeu_ps(out, v); }
+    static void store(double* out, Doubles v) { _mm256_storeu_pd(out, v); }
+
+    // The exact kernel's window (simd_exact.hpp). A mask is a vector of all-ones or zero lanes.
+    static Floats broadcast(float v) { return _mm256_set1_ps(v); }
+    static Doubles broadcast(double v) { return _mm256_set1_pd(v); }
+    static Floats abs(Floats v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+    static Floats max(Floats a, Floats b) { return _mm256_max_ps(a, b); }
+    static Floats inside(Floats magnitude, Floats lo, Floats hi) {
+        return _mm256_and_ps(_mm256_cmp_ps(magnitude, lo, _CMP_GE_OQ), _mm256_cmp_ps(magnitude, hi, _CMP_LT_OQ));
+    }
+    static bool all(Floats inside) { return _mm256_movemask_ps(inside) == 0xFF; }
+    static unsigned outside_nonzero(Floats inside, Floats magnitude) {
+        return static_cast<unsigned>(_mm256_movemask_ps(_mm256_andnot_ps(inside, _mm256_cmp_ps(magnitude, Floats{}, _CMP_NEQ_UQ))));
+    }
+    static Floats keep(Floats inside, Floats v) { return _mm256_and_ps(inside, v); }
+    static unsigned not_finite(Floats magnitude) {
+        return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(FLT_MAX), _CMP_NLE_UQ)));
+    }
+    // Writes the lanes in `bits` to out[0, popcount) (and anything to the rest of out[0, 8)).
+    static unsigned append(float* out, Floats v, unsigned bits) {
+        const __m256i index = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kPack.indices[bits])));
+        _mm256_storeu_ps(out, _mm256_permutevar8x32_ps(v, index));
+        return static_cast<unsigned>(__builtin_popcount(bits));
+    }
+    // No FMA in plain AVX2: a multiply and an add, both exact here.
+    static Fixed fixed(__m128 v, Doubles scale) {
+        return _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(v), scale), _mm256_set1_pd(kFixedBias)));
+    }
+    static void add_fixed(Fixed& lower, Fixed& upper, Floats v, Doubles scale) {
+        lower = _mm256_add_epi64(lower, fixed(_mm256_castps256_ps128(v), scale));
+        upper = _mm256_add_epi64(upper, fixed(_mm256_extractf128_ps(v, 1), scale));
+    }
+    static void store(std::uint64_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
+};
+
+// 16 ymm registers. Tuned on Zen 5 as Avx512Policy (simd_avx512.cpp), with these differences:
+//   f32: twice the loads per cache line of AVX-512, and then software prefetch pays once a range
+//        leaves the 1 MiB L2: 102 -> 130 GB/s in L3, 41 -> 45 from DRAM; in L2 it costs 7%.
+//   f64: the same alternating adds: 67 -> 89 GB/s in L1/L2.
+//   kahan: 6 chains (12 registers, the rest for temporaries and constants) against 4: 35 -> 45
+//        GB/s; 7 and 8 spill and are slower. Latency-bound: 6 x 32 bytes per 4 dependent adds.
+//   exact: its 64-bit integer adds take one cycle: 2 accumulators (4 registers) beside its window
+//        constants; level 0 prefetches 4 KiB ahead, later levels read L1 and prefetch nothing
+//        (simd_exact.hpp).
+struct Avx2Policy {
+    static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 4096, .prefetch_from_bytes = std::size_t{1} << 20};
+    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop kahan{.accumulators = 6, .prefetch_bytes = 4096};
+    static constexpr Loop exact{.accumulators = 2, .prefetch_bytes = 4096};
+    static constexpr bool f64_alternates_fma = true;
+};
+
+}  // namespace
+
+float sum_avx2_f32(const float* x, std::size_t n) { return sum_f32<Avx2, Avx2Policy>(x, n); }
+float sum_avx2_kahan(const float* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
+double sum_avx2_f64(const float* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
+void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
+
+}  // namespace shootout::simd

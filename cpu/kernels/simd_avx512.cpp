@@ -1,0 +1,113 @@
+// The AVX-512 kernels: 512-bit registers, 16 float or 8 double lanes. Compiled with
+// -mavx512f -mavx512vl -mfma (VL for the masked 256-bit load that feeds the widening conversion, FMA
+// for the f64 kernel's alternate adds: -mavx512f does not imply it in GCC 12).
+#include <immintrin.h>
+
+#include <cfloat>
+
+#include "cpu/kernels/simd_exact.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
+#include "cpu/kernels/simd_lanes.hpp"
+
+namespace shootout::simd {
+namespace {
+
+struct Avx512 {
+    using Floats = __m512;
+    using Doubles = __m512d;
+    using Fixed = __m512i;  // 8 int64 lanes
+
+    static Floats add(Floats a, Floats b) { return _mm512_add_ps(a, b); }
+    static Doubles add(Doubles a, Doubles b) { return _mm512_add_pd(a, b); }
+    static Doubles fma_add(Doubles acc, Doubles v) { return _mm512_fmadd_pd(v, _mm512_set1_pd(1.0), acc); }
+    static Floats sub(Floats a, Floats b) { return _mm512_sub_ps(a, b); }
+
+    static Floats load(const float* p) { return _mm512_loadu_ps(p); }
+    static Floats load_first(const float* p, std::size_t count) {
+        return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << count) - 1), p);
+    }
+    // widen() rather than _mm512_cvtps_pd, whose GCC 12 header trips -Wmaybe-uninitialized on its
+    // _mm512_undefined_pd(); with every lane selected it compiles to the same plain vcvtps2pd.
+    static Doubles widen(__m256 v) { return _mm512_maskz_cvtps_pd(0xFF, v); }
+    static Doubles load_widened(const float* p) { return widen(_mm256_loadu_ps(p)); }
+    static Doubles load_first_widened(const float* p, std::size_t count) {
+        return widen(_mm256_maskz_loadu_ps(static_cast<__mmask8>((1u << count) - 1), p));
+    }
+
+    static Floats zero_where_not_finite(Floats t, Floats v) {
+        return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(_mm512_abs_ps(t), _mm512_set1_ps(__builtin_inff()), _CMP_LT_OQ), v);
+    }
+
+    static void store(float* out, Floats v) { _mm512_storeu_ps(out, v); }
+    static void store(double* out, Doubles v) { _mm512_storeu_pd(out, v); }
+
+    // The exact kernel's window (simd_exact.hpp), with mask registers.
+    static Floats broadcast(float v) { return _mm512_set1_ps(v); }
+    static Doubles broadcast(double v) { return _mm512_set1_pd(v); }
+    static Floats abs(Floats v) { return _mm512_abs_ps(v); }
+    // max() and half() in their all-lanes masked forms, for the reason widen() gives (GCC 12's
+    // _mm512_castps512_ps256 is such an extract too); they compile to vmaxps, and to nothing or one
+    // vextractf64x4.
+    static Floats max(Floats a, Floats b) { return _mm512_maskz_max_ps(0xFFFF, a, b); }
+    template <int Upper>
+    static __m256 half(Floats v) { return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), Upper)); }
+    static __mmask16 inside(Floats magnitude, Floats lo, Floats hi) {
+        return _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(magnitude, lo, _CMP_GE_OQ), magnitude, hi, _CMP_LT_OQ);
+    }
+    static bool all(__mmask16 inside) { return inside == 0xFFFF; }
+    static unsigned outside_nonzero(__mmask16 inside, Floats magnitude) {
+        return _mm512_mask_cmp_ps_mask(static_cast<__mmask16>(~inside), magnitude, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    }
+    static Floats keep(__mmask16 inside, Floats v) { return _mm512_maskz_mov_ps(inside, v); }
+    static unsigned not_finite(Floats magnitude) { return _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(FLT_MAX), _CMP_NLE_UQ); }
+    // Writes the lanes in `bits` to out[0, popcount) (and anything to the rest of out[0, 16)). The
+    // register form of compress and a store: the memory form is far slower on AMD Zen 4.
+    static unsigned append(float* out, Floats v, unsigned bits) {
+        _mm512_storeu_ps(out, _mm512_maskz_compress_ps(static_cast<__mmask16>(bits), v));
+        return static_cast<unsigned>(__builtin_popcount(bits));
+    }
+    static Fixed fixed(__m256 v, Doubles scale) {
+        return _mm512_castpd_si512(_mm512_fmadd_pd(widen(v), scale, _mm512_set1_pd(kFixedBias)));
+    }
+    static void add_fixed(Fixed& lower, Fixed& upper, Floats v, Doubles scale) {
+        lower = _mm512_add_epi64(lower, fixed(half<0>(v), scale));
+        upper = _mm512_add_epi64(upper, fixed(half<1>(v), scale));
+    }
+    static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
+};
+
+// Tuned on Zen 5 (the 2-core EPYC VM; one core, GB/s in L1 / L2 / L3 / DRAM, cpu/PERFORMANCE.md):
+//   f32: 8 accumulators reach two 64-byte loads a cycle in L1 (486 GB/s; 12 and 16 no faster). No
+//        software prefetch: on huge pages the hardware prefetchers alone keep a core streaming, and
+//        prefetches cost load slots (-13% in L1, -10% in L2, +-3% beyond).
+//   f32_prefetched: the same, prefetching 4 KiB ahead: not a backend, the read ceiling's second
+//        candidate (baseline_read.cpp). In the final sweeps the prefetching f64 and Kahan kernels
+//        read 3-12% faster than the f32 loop from DRAM (2^25-2^28) on this VM, where an earlier
+//        series had found no difference: which loop reads fastest moves with the machine.
+//   f64: one float->double conversion per 8 floats bounds it in the caches; alternating the adds
+//        between the add and FMA units took it from 118 to 145 GB/s in L1/L2. Prefetch 4 KiB ahead
+//        at every size: 107 -> 125 GB/s in L3, +5% from DRAM, -2% in L1/L2, and a caller's small
+//        chunk (oneTBB's 256 KiB leaves) may come from DRAM.
+//   kahan: each accumulator is a dependency chain of 4 adds; 12 chains (24 of the 32 registers)
+//        give 124 GB/s in L2 against 108 for 8 (14 no better). Prefetch as f64: 100 -> 120 in L3.
+//   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
+//        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
+//        nothing (simd_exact.hpp).
+struct Avx512Policy {
+    static constexpr Loop f32{.accumulators = 8};
+    static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop kahan{.accumulators = 12, .prefetch_bytes = 4096};
+    static constexpr Loop exact{.accumulators = 4, .prefetch_bytes = 4096};
+    static constexpr bool f64_alternates_fma = true;
+};
+
+}  // namespace
+
+float sum_avx512_f32(const float* x, std::size_t n) { return sum_f32<Avx512, Avx512Policy>(x, n); }
+float sum_avx512_f32_prefetched(const float* x, std::size_t n) { return sum_f32_prefetched<Avx512, Avx512Policy>(x, n); }
+float sum_avx512_kahan(const float* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
+double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
+void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
+
+}  // namespace shootout::simd

@@ -1,0 +1,105 @@
+// Run-time choice of kernels from the CPU's features, and the portable fallbacks. Compiled for the
+// baseline instruction set, on every architecture: each asks about its own instruction sets only.
+#include "exact/exact_accumulator.hpp"
+#include "cpu/kernels/simd_kernels.hpp"
+
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+
+namespace shootout::simd {
+namespace {
+
+// acc[j] takes every kNth element: independent chains the compiler may put in vector registers
+// without reassociating anything, so the result does not depend on the compiler's choices.
+template <class Accumulator>
+Accumulator sum_unrolled(const float* x, std::size_t n) {
+    constexpr std::size_t k = kUnrolledAccumulators;
+    Accumulator acc[k] = {};
+    std::size_t i = 0;
+    for (; i + k <= n; i += k)
+        for (std::size_t j = 0; j < k; ++j) acc[j] += x[i + j];
+    for (std::size_t j = 0; i + j < n; ++j) acc[j] += x[i + j];
+    for (std::size_t width = k / 2; width > 0; width /= 2)
+        for (std::size_t j = 0; j < width; ++j) acc[j] += acc[j + width];
+    return acc[0];
+}
+
+}  // namespace
+
+float sum_unrolled_f32(const float* x, std::size_t n) { return sum_unrolled<float>(x, n); }
+double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<double>(x, n); }
+
+void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum) {
+    // A digit takes at most 2 additions per float: normalized every 2^20 floats, far below 2^31.
+    constexpr std::size_t kRound = std::size_t{1} << 20;
+    for (std::size_t begin = 0; begin < n; begin += kRound) {
+        const std::size_t end = n - begin < kRound ? n : begin + kRound;
+        for (std::size_t i = begin; i < end; ++i) sum.add(x[i]);
+        exact::normalize(sum.digits);
+    }
+}
+
+#if defined(__x86_64__)
+
+std::optional<std::string> avx2_unavailable() {
+    __builtin_cpu_init();  // may run from static initialisers, before the runtime's own call
+    if (!__builtin_cpu_supports("avx2")) return "CPU lacks AVX2";
+    if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // the f64 kernel's alternate adds
+    return std::nullopt;
+}
+
+std::optional<std::string> avx512_unavailable() {
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f")) return "CPU lacks AVX-512F";
+    if (!__builtin_cpu_supports("avx512vl")) return "CPU lacks AVX-512VL";
+    if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // every AVX-512 CPU has it; checked all the same
+    return std::nullopt;
+}
+
+#else
+
+std::optional<std::string> avx2_unavailable() { return "not an x86-64 build"; }
+std::optional<std::string> avx512_unavailable() { return "not an x86-64 build"; }
+
+#endif
+
+#if defined(__aarch64__)
+
+// The kernel's hardware capabilities: HWCAP_SVE also says the kernel saves SVE state, so it is usable.
+std::optional<std::string> neon_unavailable() {
+    if (!(getauxval(AT_HWCAP) & HWCAP_ASIMD)) return "CPU lacks Advanced SIMD (NEON)";
+    return std::nullopt;
+}
+
+std::optional<std::string> sve_unavailable() {
+    if (!(getauxval(AT_HWCAP) & HWCAP_SVE)) return "CPU lacks SVE";
+    return std::nullopt;
+}
+
+#else
+
+std::optional<std::string> neon_unavailable() { return "not an aarch64 build"; }
+std::optional<std::string> sve_unavailable() { return "not an aarch64 build"; }
+
+#endif
+
+// SVE before NEON: at 128 bits it has NEON's lanes (and the same adds per cycle on the cores that
+// have both), and wider where the CPU has wider vectors.
+const Best& best() {
+    static const Best chosen = [] {
+#if defined(__x86_64__)
+        if (!avx512_unavailable()) return Best{"avx512", sum_avx512_f32, sum_avx512_f64, accumulate_avx512_exact, sum_avx512_f32_prefetched};
+        if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64, accumulate_avx2_exact};
+#elif defined(__aarch64__)
+        // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.
+        if (!sve_unavailable()) return Best{"sve", sum_sve_f32, sum_sve_f64, accumulate_exact_scalar};
+        if (!neon_unavailable()) return Best{"neon", sum_neon_f32, sum_neon_f64, accumulate_exact_scalar};
+#endif
+        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, accumulate_exact_scalar};
+    }();
+    return chosen;
+}
+
+}  // namespace shootout::simd

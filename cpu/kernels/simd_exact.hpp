@@ -1,0 +1,125 @@
+// The exact-sum kernel behind cpu/exact/simd and cpu/exact/parallel, written once for every
+// instruction set (like simd_lanes.hpp, included only by simd_avx2.cpp and simd_avx512.cpp).
+//
+// The input goes in rounds of kRoundFloats (32 KiB, an L1 cache's worth). A round is added in levels,
+// each reading its floats twice:
+//   1. their largest |x| fits the level's fixed-point window (exact/exact_accumulator.hpp) to them:
+//      the floats from that one down to 2^-28 of it fall inside;
+//   2. each float inside is widened to double and x * 2^-lsb + 1.5 * 2^52 is computed exactly: a
+//      double whose bits are those of 1.5 * 2^52 plus the integer x * 2^-lsb (AVX2 has no
+//      double-to-int64 conversion; this one is a multiply and an add). Those bits are added into
+//      64-bit integer lanes. Lanes outside the window are zeroed there, so every lane of an
+//      accumulator adds one 1.5 * 2^52 per vector, which the fold into the superaccumulator at the
+//      end of the level takes off again. The finite floats outside the window are packed into a
+//      buffer, the next level's input; NaN and Inf go to the superaccumulator's flags.
+// Level 0 reads the round from memory (prefetching, and in step 2 fetching the next round into L2);
+// later levels read the buffer from L1. Every level takes at least its largest float, and the
+// lowest window takes every float below 2^-98, so a round needs at most 10 levels (277 binades of
+// floats / 28 per window). Data whose rounds span less than 28 binades (uniform, normal, most real
+// data) take one level; ill:1e16 and cancel two; wide about ten, on a shrinking buffer.
+//
+// Per 16 floats (AVX-512), step 2: abs, two compares, a masked move, a mask test and its branch, an
+// extract, two widenings, two FMAs, two 64-bit adds; step 1: abs and max. About 1.1 instructions per
+// float per level (cpu/PERFORMANCE.md has the measurements).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "exact/exact_accumulator.hpp"
+#include "cpu/kernels/simd_lanes.hpp"
+
+namespace shootout::simd {
+
+// The window's integers stay below 2^51, where x * 2^-lsb + 1.5 * 2^52 is a double with unit ulp.
+inline constexpr int kFixedTopBit = 51;
+inline constexpr double kFixedBias = 0x1.8p52;
+inline constexpr std::uint64_t kFixedBiasBits = 0x4338000000000000u;  // the bits of 1.5 * 2^52
+// 32 KiB: stays in L1 between the two steps. A lane adds at most 8192 / 8 = 2^10 integers below
+// 2^51 in a level: its total stays below 2^61.
+inline constexpr std::size_t kRoundFloats = 8192;
+
+// No std:: algorithms in this file: an out-of-line copy of one, compiled here for AVX-512, could be
+// the one the linker keeps for every caller (see compensated.hpp).
+template <class Isa, class Floats>
+[[gnu::always_inline]] inline float horizontal_max(Floats v) {
+    constexpr int lanes = sizeof(Floats) / sizeof(float);
+    float lane[lanes];
+    Isa::store(lane, v);
+    return tree_sum(lane, [](float a, float b) { return a > b ? a : b; });
+}
+
+// One level: adds the floats of x[0, n) inside the window fitted to them to `sum`, and their NaN
+// and Inf to its flags; packs the others into `outside` (room for n + one vector) and returns how
+// many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
+// the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
+template <class Isa, Loop L>
+[[gnu::always_inline]] inline std::size_t add_level(const float* x, std::size_t n, float* outside, exact::Sum& sum,
+                                                     const float* next) {
+    using Floats = typename Isa::Floats;
+    using Fixed = typename Isa::Fixed;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float), fixed_lanes = sizeof(Fixed) / sizeof(std::uint64_t);
+    constexpr int accumulators = L.accumulators;
+    constexpr Loop plain{.accumulators = L.accumulators};
+
+    Floats largest[accumulators];
+    for (auto& l : largest) l = Floats{};
+    for_each_vector<lanes, L>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+        largest[a] = Isa::max(Isa::abs(v), largest[a]);  // a NaN leaves largest[a] as it was
+    });
+    const auto max = [](Floats a, Floats b) { return Isa::max(a, b); };
+    const exact::Window window = exact::window_for<kFixedTopBit>(horizontal_max<Isa>(tree_sum(largest, max)));
+    const Floats lo = Isa::broadcast(window.lo), hi = Isa::broadcast(window.hi);
+    const typename Isa::Doubles scale = Isa::broadcast(window.scale);
+
+    // Accumulator a's lanes: the window integers of each vector's lower and upper half, plus
+    // kFixedBiasBits for each of the additions[a] vectors it took (wrapping; the difference is what
+    // counts).
+    Fixed lower[accumulators], upper[accumulators];
+    std::uint64_t additions[accumulators];
+    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{}, additions[a] = 0;
+    std::size_t at = 0, outside_count = 0;
+    for_each_vector<lanes, plain>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+        if (next) __builtin_prefetch(next + at, 0, 2);
+        at += lanes;
+        const Floats magnitude = Isa::abs(v);
+        const auto inside = Isa::inside(magnitude, lo, hi);
+        Isa::add_fixed(lower[a], upper[a], Isa::keep(inside, v), scale);
+        ++additions[a];
+        if (!Isa::all(inside)) [[unlikely]] {  // zeros are outside all but the lowest window, and add nothing
+            unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
+            if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
+                float lane[lanes];
+                Isa::store(lane, v);
+                for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
+                lanes_outside &= ~special;
+            }
+            outside_count += Isa::append(outside + outside_count, v, lanes_outside);
+        }
+    });
+
+    for (int a = 0; a < accumulators; ++a) {
+        std::uint64_t lane[2 * fixed_lanes];
+        Isa::store(lane, lower[a]);
+        Isa::store(lane + fixed_lanes, upper[a]);
+        for (std::uint64_t value : lane)
+            exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - additions[a] * kFixedBiasBits), window.lsb);
+    }
+    return outside_count;
+}
+
+template <class Isa, class Policy>
+void accumulate_exact(const float* x, std::size_t n, exact::Sum& sum) {
+    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
+    float buffer[2][kRoundFloats + lanes];  // levels 1, 2, ... read one and pack into the other
+    for (std::size_t begin = 0; begin < n; begin += kRoundFloats) {
+        const std::size_t count = n - begin < kRoundFloats ? n - begin : kRoundFloats;
+        const float* next = n - begin >= 2 * kRoundFloats ? x + begin + kRoundFloats : nullptr;
+        std::size_t left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
+        for (int level = 1; left > 0; ++level)
+            left = add_level<Isa, Loop{.accumulators = Policy::exact.accumulators}>(buffer[(level - 1) % 2], left, buffer[level % 2], sum, nullptr);
+        exact::normalize(sum.digits);  // a round adds at most 3 per lane and level to a digit
+    }
+}
+
+}  // namespace shootout::simd

@@ -1,0 +1,68 @@
+// The NEON (Advanced SIMD) kernels: 128-bit registers, 4 float or 2 double lanes. NEON is part of
+// every aarch64 CPU's baseline, so this file needs no target flag; it is compiled in aarch64 builds
+// only (cpu/CMakeLists.txt).
+#include <arm_neon.h>
+
+#include "cpu/kernels/simd_kernels.hpp"
+#include "cpu/kernels/simd_lanes.hpp"
+
+namespace shootout::simd {
+namespace {
+
+struct Neon {
+    using Floats = float32x4_t;
+    using Doubles = float64x2_t;
+
+    static Floats add(Floats a, Floats b) { return vaddq_f32(a, b); }
+    static Doubles add(Doubles a, Doubles b) { return vaddq_f64(a, b); }
+    // acc + v * 1: one rounding, the same bits as add (for a policy with f64_alternates_fma).
+    static Doubles fma_add(Doubles acc, Doubles v) { return vfmaq_f64(acc, v, vdupq_n_f64(1.0)); }
+    static Floats sub(Floats a, Floats b) { return vsubq_f32(a, b); }
+
+    static Floats load(const float* p) { return vld1q_f32(p); }
+    static Doubles load_widened(const float* p) { return vcvt_f64_f32(vld1_f32(p)); }
+    // NEON has no masked load: the last count (< lanes) floats are copied into a zeroed vector, so
+    // nothing past the end is read. Once per call, after the vector loop.
+    static Floats load_first(const float* p, std::size_t count) {
+        float lane[4] = {};
+        for (std::size_t i = 0; i < count; ++i) lane[i] = p[i];
+        return vld1q_f32(lane);
+    }
+    static Doubles load_first_widened(const float* p, std::size_t count) {
+        float lane[2] = {};
+        for (std::size_t i = 0; i < count; ++i) lane[i] = p[i];
+        return vcvt_f64_f32(vld1_f32(lane));
+    }
+
+    // vcaltq: |t| < |inf|, false for infinities and NaN.
+    static Floats zero_where_not_finite(Floats t, Floats v) {
+        const uint32x4_t finite = vcaltq_f32(t, vdupq_n_f32(__builtin_inff()));
+        return vreinterpretq_f32_u32(vandq_u32(finite, vreinterpretq_u32_f32(v)));
+    }
+
+    static void store(float* out, Floats v) { vst1q_f32(out, v); }
+    static void store(double* out, Doubles v) { vst1q_f64(out, v); }
+};
+
+// 32 vector registers: 8 accumulators for every kernel, Kahan's 16 (sum, compensation) registers too.
+// That covers the add latency times the FP pipes of the common server cores (Neoverse N1: 2-cycle
+// FADD on 2 pipes; V1/V2: 2 cycles on 4), per Arm's software optimization guides: not measured here,
+// this project has no Arm machine yet. The prefetch distance is the x86 one (cpu/PERFORMANCE.md),
+// likewise unmeasured on Arm; Arm cores' hardware prefetchers may make it redundant, not harmful.
+// Every kernel prefetches at every size, as the x86 kernels did before their per-kernel tuning
+// (simd_lanes.hpp's Loop). The f64 adds do not alternate with FMAs: on these cores FADD and FMLA
+// issue to the same pipes, FMLA with the longer latency, so it could only lengthen the chains.
+struct NeonPolicy {
+    static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop kahan{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr bool f64_alternates_fma = false;
+};
+
+}  // namespace
+
+float sum_neon_f32(const float* x, std::size_t n) { return sum_f32<Neon, NeonPolicy>(x, n); }
+float sum_neon_kahan(const float* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
+double sum_neon_f64(const float* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
+
+}  // namespace shootout::simd

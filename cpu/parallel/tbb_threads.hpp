@@ -1,0 +1,79 @@
+// oneTBB threads for one backend, and reductions that run inside them. Only with oneTBB.
+//
+// Threads are not pinned: oneTBB's model is work stealing over whichever cores the OS gives its
+// workers, and the arena limits how many take part.
+#pragma once
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "bench/backend.hpp"
+#include "cpu/backends/host_backend.hpp"
+
+namespace shootout {
+
+// Floats per leaf range, at least: 256 KiB, tens of microseconds of streaming against a task's
+// cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the thread count.
+inline constexpr std::size_t kRangeFloats = std::size_t{1} << 16;
+
+// parallel_reduce (auto partitioner) over ranges of at least kRangeFloats, each summed by kernel
+// and added in double: cpu/tbb/reduce's schedule, and the read ceiling's work-stealing candidate.
+template <class KernelResult>
+double sum_stolen_ranges(std::span<const float> x, KernelResult (*kernel)(const float*, std::size_t)) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, x.size(), kRangeFloats), 0.0,
+        [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
+        std::plus<>());
+}
+
+// An arena of exactly `threads` slots, the calling thread in one of them. The process-wide worker
+// limit is raised to at least `threads` while it lives: by default oneTBB runs no more threads than
+// the machine has, and an arena of 7 on 2 cores would quietly run 2.
+class TbbThreads {
+public:
+    explicit TbbThreads(int threads)
+        : limit_(tbb::global_control::max_allowed_parallelism,
+                 static_cast<std::size_t>(std::max(threads, tbb::info::default_concurrency()))),
+          arena_(threads) {
+        arena_.initialize();
+    }
+
+    template <class F>
+    auto execute(F&& f) {
+        return arena_.execute(std::forward<F>(f));
+    }
+
+private:
+    tbb::global_control limit_;
+    tbb::task_arena arena_;
+};
+
+// A Reduction that runs sum(input) inside its own arena of `threads`. Work stealing fixes no thread
+// to a range, so the copy is placed as a balanced split would first hand it out: `threads` static
+// chunks, one to each of the arena's threads (static_partitioner gives each thread one).
+template <class Sum>
+std::unique_ptr<Reduction> make_arena_reduction(std::span<const float> input, int threads, Sum sum) {
+    auto arena = std::make_unique<TbbThreads>(threads);
+    PlacedInput placed(input, threads, [&](auto& copy_part) {
+        arena->execute([&] {
+            tbb::parallel_for(tbb::blocked_range<int>(0, threads, 1), [&](const tbb::blocked_range<int>& parts) {
+                for (int part = parts.begin(); part != parts.end(); ++part) copy_part(part);
+            }, tbb::static_partitioner());
+        });
+    });
+    return make_placed_reduction(std::move(placed), [arena = std::move(arena), sum](std::span<const float> x) {
+        return arena->execute([&] { return sum(x); });
+    });
+}
+
+}  // namespace shootout

@@ -1,0 +1,63 @@
+// nccl/sum: each GPU reduces its shard with the single-pass kernel (gpu/single_pass.cuh) in double
+// (SinglePass<PlainSum<double>>, cuda/single-pass-f64's kernel) into a device partial, and one
+// ncclAllReduce of the double partials (ncclSum) combines them. Double, not float then widened: the
+// partial is then already what the all-reduce adds, with no extra conversion, and at the speed of
+// memory the double adds cost nothing (gpu/PERFORMANCE.md, single pass).
+#include <memory>
+#include <optional>
+
+#include "gpu/runtime/multi_gpu.cuh"
+
+#ifdef SHOOTOUT_HAVE_NCCL
+#include "gpu/primitives/accumulators.cuh"
+#include "gpu/runtime/cuda_check.hpp"
+#include "gpu/runtime/device_buffer.cuh"
+#include "gpu/agents/single_pass.cuh"
+#endif
+
+namespace shootout::cuda {
+namespace {
+
+#ifdef SHOOTOUT_HAVE_NCCL
+class PartialSum final : public ShardSum {
+public:
+    explicit PartialSum(std::size_t n) : partial_(1) {
+        if (n > 0) pass_.emplace(n);
+    }
+
+    void enqueue(const float* in, cudaStream_t stream) override {
+        if (pass_) pass_->enqueue(in, partial_.get(), stream);
+        else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(partial_.get(), 0, sizeof(double), stream));  // an empty shard
+    }
+
+    void all_reduce(ncclComm_t comm, cudaStream_t stream) override {
+        SHOOTOUT_NCCL_CHECK(ncclAllReduce(partial_.get(), partial_.get(), 1, ncclFloat64, ncclSum, comm, stream));
+    }
+
+    double result() override {
+        double sum = 0;
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(&sum, partial_.get(), sizeof sum, cudaMemcpyDeviceToHost));
+        return sum;
+    }
+
+private:
+    std::optional<SinglePass<PlainSum<double>>> pass_;
+    DeviceBuffer<double> partial_;
+};
+#endif
+
+[[maybe_unused]] const bool registered = register_multi_gpu_backend({
+    .name = "nccl/sum",
+    .description = "equal contiguous shards over the GPUs, single-pass kernel in double per GPU, one ncclAllReduce of the partials",
+    // Per GPU a fixed tree; the all-reduce's order is fixed for a GPU count (NCCL's algorithm and
+    // channels depend on the count, the topology and the size only), and the shards change with it.
+    .traits = {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::per_thread_count},
+#ifdef SHOOTOUT_HAVE_NCCL
+    .make = [](std::size_t n) -> std::unique_ptr<ShardSum> { return std::make_unique<PartialSum>(n); },
+#else
+    .make = {},
+#endif
+});
+
+}  // namespace
+}  // namespace shootout::cuda

@@ -1,0 +1,180 @@
+#include "gpu/runtime/multi_gpu.cuh"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "gpu/runtime/device.hpp"
+
+#ifdef SHOOTOUT_HAVE_NCCL
+#include "gpu/runtime/cuda_check.hpp"
+#include "gpu/runtime/device_copies.cuh"
+#include "bench/inputs.hpp"
+#endif
+
+namespace shootout::cuda {
+namespace {
+
+#ifdef SHOOTOUT_HAVE_NCCL
+
+// One communicator per GPU over devices 0 .. gpus-1, made once per GPU count and kept for the
+// process: ncclCommInitAll takes a good part of a second, and a sweep prepares many cases at each
+// count. Destroyed at exit, before the CUDA runtime's own teardown (which was registered earlier,
+// at the first CUDA call).
+const std::vector<ncclComm_t>& communicators(int gpus) {
+    struct Communicators {
+        std::vector<ncclComm_t> comms;
+        ~Communicators() {
+            for (ncclComm_t comm : comms) ncclCommDestroy(comm);
+        }
+    };
+    static std::map<int, Communicators> made;
+    Communicators& c = made[gpus];
+    if (c.comms.empty()) {
+        std::vector<int> devices(static_cast<std::size_t>(gpus));
+        for (int g = 0; g < gpus; ++g) devices[static_cast<std::size_t>(g)] = g;
+        std::vector<ncclComm_t> comms(devices.size());
+        SHOOTOUT_NCCL_CHECK(ncclCommInitAll(comms.data(), gpus, devices.data()));
+        c.comms = std::move(comms);
+    }
+    return c.comms;
+}
+
+// One GPU's stream, events, shard copies and ShardSum, all made on that GPU.
+struct GpuPart {
+    GpuPart(int device, std::span<const float> shard, const MultiGpuSpec& spec)
+        : device(device), copies(shard, /*rotate=*/true, 1, stream), sum(spec.make(shard.size())) {}
+    int device;
+    Stream stream;
+    Event start, stop;
+    InputCopies copies;
+    std::unique_ptr<ShardSum> sum;
+};
+
+// The timing rule (results/README.md, "nccl/* rows"): with every GPU's stream idle, a start event
+// is recorded on each GPU, then every call's reductions and all-reduce are enqueued, then a stop
+// event on each GPU; the time is the largest of the GPUs' start-to-stop times. A GPU's stop comes
+// after its part of the all-reduce, which cannot end before every GPU has joined it, so the largest
+// time runs from that GPU's start to the last GPU's end; the starts are recorded back to back by
+// the host (microseconds apart, before any work is enqueued), so it falls short of "first GPU's
+// start to last GPU's end" by at most that spread.
+class MultiGpuReduction final : public Reduction {
+public:
+    MultiGpuReduction(const MultiGpuSpec& spec, std::span<const float> input, int gpus)
+        : spec_(spec), comms_(communicators(gpus)) {
+        const DeviceScope restore(0);
+        for (int g = 0; g < gpus; ++g) {
+            select_device(g);
+            const Shard shard = shard_of(input.size(), g, gpus);
+            parts_.push_back(std::make_unique<GpuPart>(g, input.subspan(shard.begin, shard.size()), spec));
+        }
+    }
+
+    ~MultiGpuReduction() override {
+        const DeviceScope restore(0);
+        for (auto& part : parts_) {
+            select_device(part->device);
+            part.reset();
+        }
+    }
+
+    std::optional<double> run() override { return timed(1); }
+    double run_batch(int calls) override { return timed(calls); }
+
+    double result() override {
+        const DeviceScope on(parts_.front()->device);
+        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(parts_.front()->stream));
+        return parts_.front()->sum->result();
+    }
+
+private:
+    double timed(int calls) {
+        try {
+            const DeviceScope restore(0);
+            for (auto& part : parts_) {
+                select_device(part->device);
+                SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(part->stream));
+            }
+            for (auto& part : parts_) {
+                select_device(part->device);
+                SHOOTOUT_CUDA_CHECK(cudaEventRecord(part->start, part->stream));
+            }
+            for (int call = 0; call < calls; ++call) {
+                for (auto& part : parts_) {
+                    select_device(part->device);
+                    part->sum->enqueue(part->copies.next(), part->stream);
+                }
+                SHOOTOUT_NCCL_CHECK(ncclGroupStart());
+                for (std::size_t g = 0; g < parts_.size(); ++g) parts_[g]->sum->all_reduce(comms_[g], parts_[g]->stream);
+                SHOOTOUT_NCCL_CHECK(ncclGroupEnd());
+            }
+            for (auto& part : parts_) {
+                select_device(part->device);
+                SHOOTOUT_CUDA_CHECK(cudaEventRecord(part->stop, part->stream));
+            }
+            float longest_ms = 0;
+            for (auto& part : parts_) {
+                select_device(part->device);
+                SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(part->stop));
+                float ms = 0;
+                SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, part->start, part->stop));
+                longest_ms = std::max(longest_ms, ms);
+            }
+            return static_cast<double>(longest_ms) * 1e-3;
+        } catch (const ResourceExhausted& e) {
+            throw ResourceExhausted(spec_.name + ": " + e.what());
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(spec_.name + ": " + e.what());
+        }
+    }
+
+    const MultiGpuSpec& spec_;
+    const std::vector<ncclComm_t>& comms_;
+    std::vector<std::unique_ptr<GpuPart>> parts_;
+};
+
+std::optional<std::string> why_unavailable() { return why_no_device(); }
+
+#else
+
+std::optional<std::string> why_unavailable() {
+    return "built without NCCL (nccl.h and libnccl not found beside the CUDA toolkit at configure time)";
+}
+
+#endif
+
+}  // namespace
+
+bool register_multi_gpu_backend(MultiGpuSpec spec) {
+    auto shared = std::make_shared<const MultiGpuSpec>(std::move(spec));
+    return register_backend({
+        .name = shared->name,
+        .device = Device::cuda,
+        .description = shared->description,
+        .timing = Timing::device_events,
+        .batches = true,
+        .multi_gpu = true,
+        .traits = shared->traits,
+        .unavailable_reason = why_unavailable,
+        .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+#ifdef SHOOTOUT_HAVE_NCCL
+            if (options.gpus > visible_devices())
+                throw std::runtime_error(shared->name + ": " + std::to_string(options.gpus) + " GPUs asked for, " +
+                                         std::to_string(visible_devices()) + " visible");
+            try {
+                return std::make_unique<MultiGpuReduction>(*shared, input, options.gpus);
+            } catch (const ResourceExhausted& e) {
+                throw ResourceExhausted(shared->name + ": " + e.what());
+            } catch (const std::runtime_error& e) {
+                throw std::runtime_error(shared->name + ": " + e.what());
+            }
+#else
+            (void)input, (void)options;
+            throw std::logic_error(shared->name + ": prepared, but this build has no NCCL");
+#endif
+        },
+        .device_info = device_info,
+    });
+}
+
+}  // namespace shootout::cuda
