@@ -1,11 +1,12 @@
 // The registry interface: the only thing a backend and the harness share.
 //
-// A backend is a named way of summing float32 values. It says where it runs, whether it can run on
-// this machine (and why not), and how to prepare itself for one input. Preparing does everything that
+// A backend is a named way of summing an array. It says where it runs, which element types it takes,
+// whether it can run on this machine (and why not), and how to prepare itself for one input. Preparing does everything that
 // is not the reduction itself (allocation, host-to-device copies, temporary storage, thread start-up),
 // so that the harness can time Reduction::run() alone.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -15,6 +16,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "bench/element_type.hpp"
 
 namespace shootout {
 
@@ -107,8 +110,8 @@ public:
     virtual double result() = 0;
 
     // The host memory a run() reads, for the CSV's pages column; empty when the input is read from
-    // device memory (CUDA backends, the host-to-device copy's pinned staging included).
-    virtual std::span<const float> host_input() const { return {}; }
+    // device memory (device backends, the host-to-device copy's pinned staging included).
+    virtual Elements host_input() const { return {}; }
 
     // What a backend that tunes itself to the input in prepare chose (the read ceiling's loop and
     // part count), for the CSV's configuration column; empty when it chooses nothing.
@@ -130,21 +133,25 @@ struct Backend {
     bool distributed = false;
 
     Traits traits = {};
+    // The element types prepare() takes; the sweep skips the others, naming them.
+    std::vector<ElementType> element_types = {ElementType::f32};
 
     // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
     // An empty function means always available.
     std::function<std::optional<std::string>()> unavailable_reason = {};
 
-    // Receives the input once. Throws ResourceExhausted when the input does not fit (the harness
-    // skips that size for this backend) and std::runtime_error for anything else.
-    std::function<std::unique_ptr<Reduction>(std::span<const float> input, const PrepareOptions&)>
-        prepare = {};
+    // Receives the input once, of one of element_types. Throws ResourceExhausted when the input does
+    // not fit (the harness skips that size for this backend) and std::runtime_error for anything else.
+    std::function<std::unique_ptr<Reduction>(Elements input, const PrepareOptions&)> prepare = {};
 
     // Optional: the device this backend runs on, for device backends.
     std::function<DeviceInfo()> device_info = {};
 
     std::optional<std::string> why_unavailable() const {
         return unavailable_reason ? unavailable_reason() : std::nullopt;
+    }
+    bool takes(ElementType type) const {
+        return std::find(element_types.begin(), element_types.end(), type) != element_types.end();
     }
 };
 
@@ -170,31 +177,31 @@ std::optional<std::string> device_support(Device device);
 
 // A Reduction for host backends that are one function of the input: the harness times fn(input).
 // A function object with a configuration() member says with it what it chose in prepare.
-template <class SumFunction>
+template <class T, class SumFunction>
 class HostReduction final : public Reduction {
 public:
-    HostReduction(std::span<const float> input, SumFunction sum) : input_(input), sum_(std::move(sum)) {}
+    HostReduction(std::span<const T> input, SumFunction sum) : input_(input), sum_(std::move(sum)) {}
 
     std::optional<double> run() override {
         last_ = static_cast<double>(sum_(input_));
         return std::nullopt;
     }
     double result() override { return last_; }
-    std::span<const float> host_input() const override { return input_; }
+    Elements host_input() const override { return input_; }
     std::string configuration() const override {
         if constexpr (requires { sum_.configuration(); }) return sum_.configuration();
         else return {};
     }
 
 private:
-    std::span<const float> input_;
+    std::span<const T> input_;
     SumFunction sum_;
     double last_ = 0;
 };
 
-template <class SumFunction>
-std::unique_ptr<Reduction> make_host_reduction(std::span<const float> input, SumFunction sum) {
-    return std::make_unique<HostReduction<SumFunction>>(input, std::move(sum));
+template <class T, class SumFunction>
+std::unique_ptr<Reduction> make_host_reduction(std::span<const T> input, SumFunction sum) {
+    return std::make_unique<HostReduction<T, SumFunction>>(input, std::move(sum));
 }
 
 }  // namespace shootout

@@ -62,7 +62,7 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, std:
     try {
         Reduction& reduction = prepared.get(c, input, outcome);
         if (!outcome.pages) {  // after prepare and the warm-up call have touched every page it reads
-            const std::span<const float> read = reduction.host_input();
+            const Elements read = reduction.host_input();
             outcome.pages = std::string(read.empty() ? "" : to_string(page_backing(read.data())));
         }
         const bool self_timed = c.backend->timing == Timing::device_events;

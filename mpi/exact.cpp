@@ -52,7 +52,7 @@ public:
         });
     }
     double result() override { return total_.round(); }
-    std::span<const float> host_input() const override { return shard_; }
+    Elements host_input() const override { return shard_; }
 
 private:
     PlacedInput placed_;

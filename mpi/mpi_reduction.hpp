@@ -143,7 +143,7 @@ inline MakeReduction combining(std::string local) {
         }
         double result() override { return total_; }
         // The local backend's own copy of the shard (placed_input.hpp), for the pages column.
-        std::span<const float> host_input() const override { return local_->host_input(); }
+        Elements host_input() const override { return local_->host_input(); }
 
     private:
         std::string name_;

@@ -41,7 +41,7 @@ public:
         return std::nullopt;
     }
     double result() override { return last_; }
-    std::span<const float> host_input() const override { return input_; }
+    Elements host_input() const override { return input_; }
 
 private:
     BalancedChunks chunks_;  // before placed_: its pool's threads copy the input

@@ -1,0 +1,96 @@
+// The element types the harness sums: an axis of the sweep (--dtype=f32,f64), as nvbench's type
+// axes are. A backend declares the types it takes (Backend::element_types); the others are skipped
+// with the reason. Bytes always come from input_bytes(), never from sizeof(float).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace shootout {
+
+enum class ElementType { f32, f64 };
+
+// Every type the harness offers, in --dtype's order of listing.
+inline constexpr ElementType kElementTypes[] = {ElementType::f32, ElementType::f64};
+
+// "f32", "f64": --dtype's words, the CSV's dtype column, the .npy descriptor's meaning.
+inline std::string_view to_string(ElementType type) { return type == ElementType::f64 ? "f64" : "f32"; }
+inline std::optional<ElementType> element_type_named(std::string_view name) {
+    for (ElementType type : kElementTypes)
+        if (to_string(type) == name) return type;
+    return std::nullopt;
+}
+
+constexpr std::size_t element_bytes(ElementType type) { return type == ElementType::f64 ? 8 : 4; }
+
+// The bytes an input of n elements holds: what GB/s divides, and what every memory check counts.
+constexpr std::uint64_t input_bytes(ElementType type, std::uint64_t n) { return n * element_bytes(type); }
+
+template <class T>
+struct ElementTypeOf;
+template <>
+struct ElementTypeOf<float> {
+    static constexpr ElementType value = ElementType::f32;
+};
+template <>
+struct ElementTypeOf<double> {
+    static constexpr ElementType value = ElementType::f64;
+};
+template <class T>
+inline constexpr ElementType element_type_of = ElementTypeOf<T>::value;
+
+// A read-only array of one element type: what a backend's prepare() receives. Backends that take
+// float32 only may keep a std::span<const float> parameter: the conversion below hands them the
+// floats, and the harness never prepares a backend with a type it does not declare.
+class Elements {
+public:
+    Elements() = default;
+    template <class T>
+    Elements(std::span<const T> values)  // NOLINT(google-explicit-constructor): spans convert
+        : type_(element_type_of<T>), data_(values.data()), size_(values.size()) {}
+    template <class T>
+    Elements(std::span<T> values) : Elements(std::span<const T>(values)) {}  // NOLINT(google-explicit-constructor)
+
+    ElementType type() const { return type_; }
+    std::size_t size() const { return size_; }
+    std::size_t size_bytes() const { return size_ * element_bytes(type_); }
+    bool empty() const { return size_ == 0; }
+    const void* data() const { return data_; }
+
+    // The values as T; throws std::logic_error when they are of another type.
+    template <class T>
+    std::span<const T> as() const {
+        if (type_ != element_type_of<T>)
+            throw std::logic_error("elements of type " + std::string(to_string(type_)) + " read as " +
+                                   std::string(to_string(element_type_of<T>)));
+        return {static_cast<const T*>(data_), size_};
+    }
+    operator std::span<const float>() const { return as<float>(); }  // NOLINT(google-explicit-constructor)
+
+    // Elements [offset, offset + count).
+    Elements subspan(std::size_t offset, std::size_t count) const {
+        Elements part = *this;
+        part.data_ = static_cast<const char*>(data_) + offset * element_bytes(type_);
+        part.size_ = count;
+        return part;
+    }
+
+    // Calls f(std::span<const T>) with T the element type's C++ type; returns what f returns.
+    template <class F>
+    decltype(auto) visit(F&& f) const {
+        if (type_ == ElementType::f64) return f(as<double>());
+        return f(as<float>());
+    }
+
+private:
+    ElementType type_ = ElementType::f32;
+    const void* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+}  // namespace shootout
