@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/element_type.hpp"
@@ -36,6 +37,7 @@ enum class Accumulator {
     f32,              // float additions
     f64,              // each float widened, double additions
     compensated_f32,  // float sum plus a float compensation (Kahan, Neumaier, TwoSum)
+    compensated_f64,  // double sum plus a double compensation
     exact,            // the exact sum, rounded once
     none,             // sums nothing (a copy)
 };
@@ -135,6 +137,9 @@ struct Backend {
     Traits traits = {};
     // The element types prepare() takes; the sweep skips the others, naming them.
     std::vector<ElementType> element_types = {ElementType::f32};
+    // The traits of inputs of a type where they differ from `traits` (a Kahan sum kept in the
+    // element type: compensated_f32 for f32 input, compensated_f64 for f64 input).
+    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};
 
     // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
     // An empty function means always available.
@@ -149,6 +154,11 @@ struct Backend {
 
     std::optional<std::string> why_unavailable() const {
         return unavailable_reason ? unavailable_reason() : std::nullopt;
+    }
+    const Traits& traits_for(ElementType type) const {
+        for (const auto& [of, t] : traits_by_type)
+            if (of == type) return t;
+        return traits;
     }
     bool takes(ElementType type) const {
         return std::find(element_types.begin(), element_types.end(), type) != element_types.end();

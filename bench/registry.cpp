@@ -17,6 +17,7 @@ std::string_view to_string(Accumulator accumulator) {
         case Accumulator::f32: return "f32";
         case Accumulator::f64: return "f64";
         case Accumulator::compensated_f32: return "compensated_f32";
+        case Accumulator::compensated_f64: return "compensated_f64";
         case Accumulator::exact: return "exact";
         case Accumulator::none: return "none";
     }

@@ -81,7 +81,8 @@ inline std::optional<double> for_traits(const Traits& traits, const Problem& p) 
     switch (traits.accumulator) {
         case Accumulator::none: return std::nullopt;
         case Accumulator::exact: return exact_rounded_once(p);
-        case Accumulator::f64: return double_accumulation(p);
+        case Accumulator::f64:
+        case Accumulator::compensated_f64: return double_accumulation(p);
         case Accumulator::compensated_f32:
             return traits.order == Order::sequential ? kahan_float(p) : kahan_lanes_float(p);
         case Accumulator::f32:
