@@ -22,14 +22,34 @@
 
 namespace shootout {
 
-enum class Device { cpu, cuda };
+// Where a backend runs: the name of a registered device API (bench/device_api.hpp): "cpu" for the
+// host, "cuda", and whatever a device folder registers. The harness never tests for a particular one.
+class Device {
+public:
+    constexpr explicit Device(std::string_view name) : name_(name) {}
+    constexpr std::string_view name() const { return name_; }
+    bool operator==(const Device&) const = default;
 
-std::string_view to_string(Device device);
+    static const Device cpu;  // the host's processors
+
+private:
+    std::string_view name_;
+};
+inline constexpr Device Device::cpu{"cpu"};
+
+inline std::string_view to_string(Device device) { return device.name(); }
 
 // Who measures a run: the harness on the host's wall clock, or the backend itself, which returns
-// the seconds from run(): device events around the device work (CUDA, nccl/*), or the slowest
-// rank's wall clock between barriers (mpi/*).
+// the seconds from run(): device timestamps around the device work (bench/device_timing.hpp), or
+// the slowest rank's wall clock between barriers (mpi/*).
 enum class Timing { host_wall_clock, device_events };
+
+// What a call finds in the caches, the CSV's cache column (results/README.md, "How a number is taken").
+enum class Cache {
+    warm,  // every call reads the same input: an input that fits a cache level is read from it
+    cold,  // inputs rotate through copies spanning kL2RotationFactor x the device's last-level cache
+};
+std::string_view to_string(Cache cache);
 
 // What the backend carries its running sum in. Tests derive each backend's error bound from this
 // (with its Order), and the plots group and mark backends by it.
@@ -125,10 +145,12 @@ struct Backend {
     Device device = Device::cpu;
     std::string description = {};  // one line
     Timing timing = Timing::host_wall_clock;
+    Cache cache = Cache::warm;
+    int devices = 0;                 // accelerators one case uses: 0 on the host, 1 on a device (gpus column)
     bool parallel = false;           // honours PrepareOptions::threads
     bool supports_transfer = false;  // honours PrepareOptions::include_transfer
     bool batches = false;            // implements Reduction::run_batch(): rows for both timing rules
-    bool multi_gpu = false;          // honours PrepareOptions::gpus: one case per --gpus count
+    bool multi_gpu = false;          // honours PrepareOptions::gpus: one case per --gpus count, devices ignored
     // An mpi/* backend: every MPI rank prepares it with its own shard of the input, and its calls
     // are collective (every rank makes them, in the same order). Selected by name only, never by a
     // group (all, cpu, cuda); the only kind that runs when there is more than one rank.
@@ -182,8 +204,6 @@ const std::vector<Backend>& registered_backends();
 
 const Backend* find_backend(std::string_view name);
 
-// Why this build has no backends for a device at all ("built without CUDA ..."), or nullopt.
-std::optional<std::string> device_support(Device device);
 
 // A Reduction for host backends that are one function of the input: the harness times fn(input).
 // A function object with a configuration() member says with it what it chose in prepare.

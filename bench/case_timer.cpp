@@ -21,7 +21,7 @@ class PreparedCase {
 public:
     // Prepares c unless it is the case prepared now; a fresh prepare's configuration is counted in
     // `outcome`.
-    Reduction& get(const Case& c, std::span<const float> input, CaseOutcome& outcome) {
+    Reduction& get(const Case& c, Elements input, CaseOutcome& outcome) {
         if (current_ != &c) {
             release();
             reduction_ = c.backend->prepare(input, c.prepare_options());
@@ -53,7 +53,7 @@ private:
 // One timed region per Google Benchmark iteration: one call, or one batch of c.batch calls (its
 // per-call time is taken when the case is recorded, so that Google Benchmark sizes its repetitions
 // by the region's real length).
-void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, std::span<const float> input,
+void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elements input,
               PreparedCase& prepared) {
     if (!outcome.failure.empty()) {  // failed in an earlier repetition: say so once, not once per repetition
         state.SkipWithError(outcome.failure.c_str());
@@ -150,7 +150,7 @@ private:
 
 }  // namespace
 
-std::size_t time_cases(std::list<Case>& cases, std::span<const float> input, const CaseFinished& finished) {
+std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished) {
     PreparedCase prepared;
     std::map<std::string, std::pair<const Case*, CaseOutcome>> by_name;
     for (Case& c : cases) {

@@ -21,6 +21,6 @@ struct CaseTiming {
 using CaseFinished = std::function<void(const Case&, const CaseOutcome&, const CaseTiming&)>;
 
 // Returns how many cases ran (a --benchmark_filter can leave some out).
-std::size_t time_cases(std::list<Case>& cases, std::span<const float> input, const CaseFinished& finished);
+std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished);
 
 }  // namespace shootout

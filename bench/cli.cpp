@@ -1,5 +1,6 @@
 #include "bench/cli.hpp"
 
+#include "bench/device_api.hpp"
 #include "bench/measurement_rules.hpp"
 
 #include <fnmatch.h>
@@ -73,11 +74,11 @@ Quantity parse_quantity(std::string_view token, std::string_view spec) {
     }
 }
 
-std::uint64_t to_elements(Quantity q, std::string_view token, std::string_view spec) {
+std::uint64_t to_elements(Quantity q, std::string_view token, std::string_view spec, ElementType type) {
     auto bad = [&](const std::string& why) {
         return UsageError("--sizes=" + std::string(spec) + ": '" + std::string(token) + "' " + why);
     };
-    const std::uint64_t elements = q.bytes ? q.value / sizeof(float) : q.value;  // KiB multiples: whole floats
+    const std::uint64_t elements = q.bytes ? q.value / element_bytes(type) : q.value;  // KiB multiples: whole elements
     if (elements == 0) throw bad("is zero elements");
     if (elements > (std::uint64_t{1} << 40)) throw bad("is larger than 2^40 elements");
     return elements;
@@ -129,6 +130,23 @@ void check_benchmark_flag(const std::string& arg) {
     }
 }
 
+// "f32", "f64,f32": each type once, in the order given.
+std::vector<ElementType> parse_dtypes(std::string_view value) {
+    std::vector<ElementType> types;
+    for (std::string_view word : split(value, ',')) {
+        const std::optional<ElementType> type = element_type_named(word);
+        if (!type) {
+            std::string known;
+            for (ElementType t : kElementTypes) known += (known.empty() ? "" : ", ") + std::string(to_string(t));
+            throw UsageError("--dtype: '" + std::string(word) + "' is not an element type (" + known + ")");
+        }
+        if (std::find(types.begin(), types.end(), *type) != types.end())
+            throw UsageError("--dtype: '" + std::string(word) + "' is named twice");
+        types.push_back(*type);
+    }
+    return types;
+}
+
 InputSpec parse_input(std::string_view value, InputSpec spec) {
     if (value == "ones") spec.distribution = Distribution::ones;
     else if (value == "uniform") spec.distribution = Distribution::uniform;
@@ -145,18 +163,18 @@ InputSpec parse_input(std::string_view value, InputSpec spec) {
 
 }  // namespace
 
-std::vector<std::uint64_t> parse_sizes(std::string_view spec) {
+std::vector<std::uint64_t> parse_sizes(std::string_view spec, ElementType type) {
     if (spec.empty()) throw UsageError("--sizes: empty (write e.g. 2^10..2^26)");
     std::vector<std::uint64_t> sizes;
     for (std::string_view part : split(spec, ',')) {
         const std::size_t dots = part.find("..");
         if (dots == std::string_view::npos) {
-            sizes.push_back(to_elements(parse_quantity(part, spec), part, spec));
+            sizes.push_back(to_elements(parse_quantity(part, spec), part, spec, type));
             continue;
         }
         const std::string_view first = part.substr(0, dots), last = part.substr(dots + 2);
-        const std::uint64_t lo = to_elements(parse_quantity(first, spec), first, spec);
-        const std::uint64_t hi = to_elements(parse_quantity(last, spec), last, spec);
+        const std::uint64_t lo = to_elements(parse_quantity(first, spec), first, spec, type);
+        const std::uint64_t hi = to_elements(parse_quantity(last, spec), last, spec, type);
         if (!std::has_single_bit(lo) || !std::has_single_bit(hi))
             throw UsageError("--sizes=" + std::string(spec) + ": both ends of the range '" + std::string(part) +
                              "' must be powers of two elements");
@@ -182,13 +200,16 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
             const bool hit = in_group || fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
             if (hit) { add(backend); matched = true; }
         }
-        const bool names_cuda = pattern == "cuda" || pattern.starts_with("cuda/") || pattern.starts_with("nccl/") || pattern == "mpi/cuda";
-        if (const auto missing = device_support(Device::cuda); names_cuda && missing)
-            throw UsageError("--backend: '" + pattern + "': this build has no CUDA backends: " + *missing);
-        if (!matched && pattern != "cpu" && pattern != "cuda") {
+        if (const DeviceApi* api = unbuilt_api_named_by(pattern))
+            throw UsageError("--backend: '" + pattern + "': this build has no " + std::string(api->device.name()) +
+                             " backends: " + *api->unbuilt);
+        const bool group = std::any_of(device_apis().begin(), device_apis().end(),
+                                       [&](const DeviceApi& api) { return pattern == api.device.name(); });
+        if (!matched && !group) {
             std::string message = "--backend: '" + pattern + "' names no backend. Valid names (globs like cpu/avx2/* work too):";
             for (const auto& backend : all) message += "\n  " + backend.name;
-            message += "\nand the groups: all, cpu, cuda";
+            message += "\nand the groups: all";
+            for (const DeviceApi& api : device_apis()) message += ", " + std::string(api.device.name());
             throw UsageError(message);
         }
     }
@@ -234,27 +255,31 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--seed") { need_value(); options.input.seed = parse_unsigned(value, "--seed"); }
         else if (key == "--threads") { need_value(); options.threads = parse_counts(value, "--threads", 4096); }
         else if (key == "--gpus") { need_value(); options.gpus = parse_counts(value, "--gpus", 1024); }
+        else if (key == "--dtype") { need_value(); options.dtypes = parse_dtypes(value); options.dtype_given = true; }
         else if (key == "--csv") { need_value(); options.csv_path = value; }
         else if (key == "--json") { need_value(); options.json_path = value; }
         else throw UsageError("unknown option '" + arg + "' (see --help)");
     }
     if (!options.input.file.empty()) {
         if (sizes_given) throw UsageError("--sizes cannot be combined with --input=file:PATH: the file's length is the size");
+        if (options.dtypes.size() > 1)
+            throw UsageError("--dtype: a file input holds one element type; give one (or none: an .npy file's header says it)");
     } else {
-        options.sizes = parse_sizes(sizes_spec);
+        options.sizes_spec = sizes_spec;
+        options.sizes = parse_sizes(sizes_spec, options.dtypes.front());
     }
     if (options.threads.empty()) options.threads = {static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
     return options;
 }
 
 std::string usage() {
-    return R"(accumulate_bench: sums float32 arrays every way it knows and reports, per size, GB/s and the
-relative rounding error against the exact sum.
+    return R"(accumulate_bench: sums arrays (float32, float64) every way it knows and reports, per size and
+element type, GB/s and the relative rounding error against the exact sum.
 
 Usage: accumulate_bench [options] [--benchmark_* flags]
 
-  --backend=LIST     all (default), cpu, cuda, or comma-separated names and shell globs
-                     (cpu/avx2/*,cuda/cub). An unknown name exits with the list of valid ones.
+  --backend=LIST     all (default), a device API's group (cpu, cuda), or comma-separated names and
+                     shell globs (cpu/avx2/*,cuda/cub). An unknown name exits with the list of valid ones.
                      The groups leave out the mpi/* backends, which run under mpirun: name them
                      (--backend='mpi/*'). Under mpirun with more than one rank only mpi/* run, and
                      only rank 0 prints and writes rows (README.md, "Running on a cluster").
@@ -271,10 +296,15 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --input=KIND       ones | uniform (default; [0,1)) | normal (mean 0, sd 1) | file:PATH, or a hard one:
                      ill:C (condition number about C, e.g. ill:1e16) | wide (every binade, both signs,
                      subnormals) | cancel (large +x, -x pairs and small values in [0,1))
-                     file:PATH reads a regular file of raw little-endian float32, or a float32 .npy
-                     file (one that starts with the .npy magic, whatever its name); its length is
-                     the size, so --sizes does not apply. A file too large for memory is skipped.
-  --seed=N           seed of the generated inputs (default 42); same seed, same floats, any machine
+                     file:PATH reads a regular file of raw little-endian values (--dtype), or a
+                     float32 or float64 .npy file (one that starts with the .npy magic, whatever its
+                     name); its length is the size, so --sizes does not apply. A file too large for
+                     memory is skipped.
+  --dtype=T[,T..]    element types: f32 (default), f64; a list sweeps them. Each backend takes the
+                     types --list shows; the others are skipped for that type, named. A raw input file
+                     holds the one type given (f32 if none); an .npy file's header sets it, and a
+                     --dtype that differs is refused. Byte sizes in --sizes count bytes of each type.
+  --seed=N           seed of the generated inputs (default 42); same seed, same values, any machine
   --threads=N[,N..]  threads for the parallel backends (default: all hardware threads); a list
                      sweeps them, for scaling curves
   --gpus=N[,N..]     GPUs for the multi-GPU backends (nccl/*; default: every visible GPU); a list
@@ -289,14 +319,14 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      included), never one file for both or the input file.
   --help             this text
 
-What is measured, per (backend, size, input, threads, timing): the measurement rules are stated
+What is measured, per (backend, size, element type, input, threads, timing): the measurement rules are stated
 once, in results/README.md ("How a number is taken"). In short:
   time     median over --benchmark_repetitions (default 5) of the time per call, after a warm-up;
            the repetitions of a size's cases run interleaved, in random order.
-           CPU: wall clock around the call, same input every call (cache: warm). CUDA: device
-           events, inputs rotating past 4x L2 (cache: cold), as one call waited on (isolated) and
-           as K calls back to back, time / K (batched).
-  GB/s     input bytes / median time, decimal (1 GB = 1e9 bytes).
+           CPU: wall clock around the call, same input every call (cache: warm). GPU: device
+           timestamps, inputs rotating past 4x L2 (cache: cold), as one call waited on (isolated)
+           and as K calls back to back, time / K (batched).
+  GB/s     input bytes (n x the element type's size) / median time, decimal (1 GB = 1e9 bytes).
   error    |result - S| / |S|, S the exact sum (superaccumulator); absolute error when S = 0;
            nan when the input holds NaN or Inf; inf when the input is finite and the result
            is not (the backend overflowed).

@@ -136,7 +136,13 @@ double ExactAccumulator::round() const {
     return negative ? -value : value;
 }
 
-ExactAccumulator exact_sum(std::span<const float> values) {
+void ExactAccumulator::add(std::span<const double> values) {
+    for (const double value : values) add(value);
+}
+
+namespace {
+template <class T>
+ExactAccumulator exact_sum_of(std::span<const T> values) {
     constexpr std::size_t kPerThreadMinimum = 1u << 22;
     const std::size_t threads = std::clamp<std::size_t>(values.size() / kPerThreadMinimum, 1,
                                                         std::max(1u, std::thread::hardware_concurrency()));
@@ -152,6 +158,11 @@ ExactAccumulator exact_sum(std::span<const float> values) {
     }
     for (std::size_t t = 1; t < threads; ++t) partial[0] += partial[t];
     return partial[0];
+}
+}  // namespace
+
+ExactAccumulator exact_sum(Elements values) {
+    return values.visit([](auto typed) { return exact_sum_of(typed); });
 }
 
 double relative_error(double result, const ExactAccumulator& exact) {

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <span>
 
+#include "bench/element_type.hpp"
+
 namespace shootout {
 
 class ExactAccumulator {
@@ -27,6 +29,7 @@ public:
     void add_exponent_bins(std::span<const std::int64_t, kExponentBins> bins);
 
     void add(std::span<const float> values);
+    void add(std::span<const double> values);
     void add(double value);
     ExactAccumulator& operator+=(const ExactAccumulator& other);
 
@@ -54,8 +57,8 @@ private:
     bool saw_nan_ = false, saw_pos_inf_ = false, saw_neg_inf_ = false;
 };
 
-// S for a whole input; spreads large inputs over the hardware threads.
-ExactAccumulator exact_sum(std::span<const float> values);
+// S for a whole input of any element type; spreads large inputs over the hardware threads.
+ExactAccumulator exact_sum(Elements values);
 
 // |result - S| / |S|, with result - S itself computed exactly before its one rounding.
 // When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf; +Inf when the

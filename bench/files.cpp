@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "bench/cli.hpp"
+#include "bench/errors.hpp"
 
 namespace shootout {
 

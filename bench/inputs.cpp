@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bench/files.hpp"
+#include "bench/size_text.hpp"
 #include "bench/system_info.hpp"
 
 namespace shootout {
@@ -49,7 +50,8 @@ std::string InputSpec::label() const {
     return "unknown";
 }
 
-HostArray::HostArray(std::size_t count) : memory_(count * sizeof(float)), count_(count) {}
+HostArray::HostArray(ElementType type, std::size_t count)
+    : memory_(input_bytes(type, count)), type_(type), count_(count) {}
 
 namespace {
 
@@ -61,12 +63,42 @@ constexpr std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-float uniform_value(std::uint64_t key, std::uint64_t i) { return static_cast<float>(mix(key ^ i) >> 40) * 0x1p-24f; }
+// The bits of an element type the generators draw: fraction width, largest finite biased exponent.
+template <class T>
+struct Format;
+template <>
+struct Format<float> {
+    using Bits = std::uint32_t;
+    static constexpr int kFraction = 23;
+    static constexpr std::uint32_t kMaxBiased = 254;
+};
+template <>
+struct Format<double> {
+    using Bits = std::uint64_t;
+    static constexpr int kFraction = 52;
+    static constexpr std::uint32_t kMaxBiased = 2046;
+};
 
-// (1 + f) 2^e with the sign and the 23-bit fraction f from h's bits 63 and 0..22. Callers draw
+// A fraction of kFraction bits from a hash: its low bits for float; a second mix for double, whose
+// 52 bits would overlap the bits 32..55 that callers draw from h.
+template <class T>
+typename Format<T>::Bits fraction_bits(std::uint64_t h) {
+    constexpr std::uint64_t mask = (std::uint64_t{1} << Format<T>::kFraction) - 1;
+    return static_cast<typename Format<T>::Bits>((Format<T>::kFraction <= 32 ? h : mix(h)) & mask);
+}
+
+// k 2^-p for a uniform integer k in [0, 2^p), p the type's significand width: uniform on [0, 1).
+template <class T>
+T uniform_value(std::uint64_t key, std::uint64_t i) {
+    constexpr int p = Format<T>::kFraction + 1;
+    return static_cast<T>(mix(key ^ i) >> (64 - p)) * std::ldexp(T{1}, -p);
+}
+
+// (1 + f) 2^e with the sign from h's bit 63 and the fraction f from fraction_bits(h). Callers draw
 // anything else from bits 32..55 (and ill:C's pair kind from bits 61..62).
-float signed_power(std::uint64_t h, int e) {
-    const float x = std::ldexp(1.0f + static_cast<float>(h & 0x7fffffu) * 0x1p-23f, e);
+template <class T>
+T signed_power(std::uint64_t h, int e) {
+    const T x = std::ldexp(T{1} + static_cast<T>(fraction_bits<T>(h)) * std::ldexp(T{1}, -Format<T>::kFraction), e);
     return h >> 63 ? -x : x;
 }
 
@@ -82,52 +114,60 @@ struct IllConditioned {
         small_mean = 3 * mean_large / condition;
     }
 
-    float value(std::uint64_t key, std::uint64_t i, std::uint64_t n) const {
+    template <class T>
+    T value(std::uint64_t key, std::uint64_t i, std::uint64_t n) const {
         const std::uint64_t pair = std::min(i, n - 1 - i);
         const std::uint64_t h = mix(mix(key + 1) ^ pair);  // the pair's own draw, the same for both elements
         if (pair == n - 1 - pair || (h >> 61 & 3) == 0) {
             const double u = static_cast<double>(mix(key ^ i) >> 11) * 0x1p-53;
-            return static_cast<float>(small_mean * (0.5 + u));
+            return static_cast<T>(small_mean * (0.5 + u));
         }
-        const float a = signed_power(h, static_cast<int>((h >> 32 & 0xffffffu) % static_cast<std::uint64_t>(top_exponent + 1)));
+        const T a = signed_power<T>(h, static_cast<int>((h >> 32 & 0xffffffu) % static_cast<std::uint64_t>(top_exponent + 1)));
         return i == pair ? a : -a;
     }
 };
 
-float wide_value(std::uint64_t key, std::uint64_t i) {
+// Random sign, biased exponent uniform over every finite binade (0: subnormal or zero), random fraction.
+template <class T>
+T wide_value(std::uint64_t key, std::uint64_t i) {
+    using Bits = typename Format<T>::Bits;
+    constexpr int width = 8 * sizeof(T);
     const std::uint64_t h = mix(key ^ i);
-    const auto biased = static_cast<std::uint32_t>((h >> 32 & 0xffffffu) % 255);  // 0 (subnormal or zero) to 254
-    return std::bit_cast<float>(static_cast<std::uint32_t>(h >> 63) << 31 | biased << 23 | static_cast<std::uint32_t>(h & 0x7fffffu));
+    const auto biased = static_cast<Bits>((h >> 32 & 0xffffffu) % (Format<T>::kMaxBiased + 1));
+    return std::bit_cast<T>(static_cast<Bits>(static_cast<Bits>(h >> 63) << (width - 1) | biased << Format<T>::kFraction |
+                                              fraction_bits<T>(h)));
 }
 
-float cancel_value(std::uint64_t key, std::uint64_t i, std::uint64_t n) {
+template <class T>
+T cancel_value(std::uint64_t key, std::uint64_t i, std::uint64_t n) {
     const bool large = i % 4 == 1 || (i % 4 == 0 && i + 1 < n);
-    if (!large) return uniform_value(key, i);
-    const float x = signed_power(mix(mix(key + 2) ^ (i / 4)), 20);
+    if (!large) return uniform_value<T>(key, i);
+    const T x = signed_power<T>(mix(mix(key + 2) ^ (i / 4)), 20);
     return i % 4 == 0 ? x : -x;
 }
 
 // out[i] from (seed, i, n) alone.
+template <class T>
 class Generator {
 public:
     Generator(const InputSpec& spec, std::uint64_t n)
         : distribution_(spec.distribution), key_(mix(spec.seed)), n_(n),
           ill_(spec.distribution == Distribution::ill_conditioned ? spec.condition : kMinCondition) {}
 
-    float operator()(std::uint64_t i) const {
+    T operator()(std::uint64_t i) const {
         switch (distribution_) {
-            case Distribution::ones: return 1.0f;
-            case Distribution::uniform: return uniform_value(key_, i);
+            case Distribution::ones: return T{1};
+            case Distribution::uniform: return uniform_value<T>(key_, i);
             case Distribution::normal: {
                 const double u1 = static_cast<double>((mix(key_ ^ (2 * i)) >> 11) + 1) * 0x1p-53;  // (0, 1]
                 const double u2 = static_cast<double>(mix(key_ ^ (2 * i + 1)) >> 11) * 0x1p-53;    // [0, 1)
-                return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
+                return static_cast<T>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
             }
-            case Distribution::ill_conditioned: return ill_.value(key_, i, n_);
-            case Distribution::wide: return wide_value(key_, i);
-            case Distribution::cancel: return cancel_value(key_, i, n_);
+            case Distribution::ill_conditioned: return ill_.value<T>(key_, i, n_);
+            case Distribution::wide: return wide_value<T>(key_, i);
+            case Distribution::cancel: return cancel_value<T>(key_, i, n_);
         }
-        return 0.0f;
+        return T{0};
     }
 
 private:
@@ -135,6 +175,19 @@ private:
     std::uint64_t key_, n_;
     IllConditioned ill_;
 };
+
+template <class T>
+void fill_values(std::span<T> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
+    const Generator<T> value(spec, n);
+    const std::size_t threads = std::clamp<std::size_t>(out.size() >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));
+    const std::size_t share = (out.size() + threads - 1) / threads;
+    std::vector<std::jthread> workers;
+    for (std::size_t t = 0; t < threads; ++t)
+        workers.emplace_back([=, &value] {
+            const std::size_t end = std::min(out.size(), (t + 1) * share);
+            for (std::size_t i = t * share; i < end; ++i) out[i] = value(first + i);
+        });
+}
 
 }  // namespace
 
@@ -147,17 +200,9 @@ Shard shard_of(std::uint64_t n, int part, int parts) {
 
 void fill(std::span<float> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
 
-void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
-    const Generator value(spec, n);
-    const std::size_t threads = std::clamp<std::size_t>(out.size() >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));
-    const std::size_t share = (out.size() + threads - 1) / threads;
-    std::vector<std::jthread> workers;
-    for (std::size_t t = 0; t < threads; ++t)
-        workers.emplace_back([=, &value] {
-            const std::size_t end = std::min(out.size(), (t + 1) * share);
-            for (std::size_t i = t * share; i < end; ++i) out[i] = value(first + i);
-        });
-}
+void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
+void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
+void fill(std::span<double> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
 
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed) {
     InputSpec spec;
@@ -172,11 +217,6 @@ namespace {
     throw InputError("input file '" + path + "': " + what);
 }
 
-std::string gib(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-    return text;
-}
 
 class OpenFile {
 public:
@@ -245,6 +285,7 @@ struct NpyLayout {
     std::uint64_t data_offset;
     std::uint64_t values;  // the product of the header's shape
     std::string shape;
+    ElementType type;      // from the descriptor
 };
 
 NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
@@ -273,47 +314,57 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     std::smatch descr, shape;
     if (!std::regex_search(header, descr, std::regex(R"('descr'\s*:\s*'([^']*)')")))
         fail(path, ".npy header has no 'descr'");
-    if (descr[1] != "<f4") fail(path, "holds dtype '" + descr[1].str() + "'; float32 little-endian ('<f4') is needed");
+    // '<' little-endian, '=' native (little on every machine this builds for), '|' none.
+    const std::string descriptor = descr[1].str();
+    const std::optional<ElementType> type =
+        descriptor == "<f4" || descriptor == "=f4" ? std::optional(ElementType::f32)
+        : descriptor == "<f8" || descriptor == "=f8" ? std::optional(ElementType::f64)
+                                                      : std::nullopt;
+    if (!type)
+        fail(path, "holds dtype '" + descriptor + "'; float32 ('<f4') or float64 ('<f8'), little-endian, is needed");
     if (!std::regex_search(header, shape, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
         fail(path, ".npy header has no 'shape'");
     // Element order does not change a sum: Fortran order and any shape are summed as they are, as
     // long as the shape holds as many values as the data.
-    return {header_offset + header_length, shape_values(shape[1], path), shape[1]};
+    return {header_offset + header_length, shape_values(shape[1], path), shape[1], *type};
 }
 
 }  // namespace
 
-HostArray read_float_file(const std::string& path, int part, int parts) {
+HostArray read_float_file(const std::string& path, std::optional<ElementType> asked, int part, int parts) {
     const OpenFile file(path);
     const bool npy = starts_with_npy_magic(file);
     std::string extension = std::filesystem::path(path).extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
     if (!npy && extension == ".npy") fail(path, "is named .npy but is not a .npy file (it does not start with \"\\x93NUMPY\")");
-
     const std::optional<NpyLayout> layout = npy ? std::optional(read_npy_header(file, path)) : std::nullopt;
+    if (layout && asked && *asked != layout->type)
+        fail(path, "holds " + std::string(to_string(layout->type)) + " values (its .npy header says so) but --dtype=" +
+                       std::string(to_string(*asked)) + " was asked for");
+    const ElementType type = layout ? layout->type : asked.value_or(ElementType::f32);
+    const std::string name = type == ElementType::f64 ? "float64" : "float32";
+    const std::uint64_t width = element_bytes(type);
     const std::uint64_t offset = layout ? layout->data_offset : 0;
     const std::uint64_t bytes = file.size() - offset;
-    if (bytes % sizeof(float) != 0)
-        fail(path, std::to_string(bytes) + " data bytes is not a whole number of float32 values");
-    if (layout && layout->values != bytes / sizeof(float))
+    if (bytes % width != 0) fail(path, std::to_string(bytes) + " data bytes is not a whole number of " + name + " values");
+    if (layout && layout->values != bytes / width)
         fail(path, "its .npy header's shape (" + layout->shape + ") holds " + std::to_string(layout->values) +
-                       " values but its data holds " + std::to_string(bytes / sizeof(float)));
-    if (bytes == 0) fail(path, "holds no float32 values");
-
-    const Shard shard = shard_of(bytes / sizeof(float), part, parts);
-    const std::uint64_t shard_bytes = shard.size() * sizeof(float);
+                       " values but its data holds " + std::to_string(bytes / width));
+    if (bytes == 0) fail(path, "holds no " + name + " values");
+    const Shard shard = shard_of(bytes / width, part, parts);
+    const std::uint64_t shard_bytes = input_bytes(type, shard.size());
     const std::uint64_t available = available_memory_bytes();
     const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(shard_bytes)) +
                                   " of host memory and " + gib(static_cast<double>(available)) + " is available");
     if (shard_bytes > available) throw too_large;
     HostArray values;
     try {
-        values = HostArray(shard.size());
+        values = HostArray(type, shard.size());
     } catch (const std::bad_alloc&) {
         throw too_large;  // available memory is an estimate: a cgroup or address-space limit can be lower
     }
-    static_assert(std::endian::native == std::endian::little, "raw input files are little-endian float32");
-    file.read({reinterpret_cast<char*>(values.span().data()), shard_bytes}, offset + shard.begin * sizeof(float));
+    static_assert(std::endian::native == std::endian::little, "raw input files are little-endian");
+    file.read({static_cast<char*>(values.data()), shard_bytes}, offset + shard.begin * width);
     return values;
 }
 

@@ -3,10 +3,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 
+#include "bench/element_type.hpp"
+#include "bench/errors.hpp"
 #include "bench/host_memory.hpp"
 
 namespace shootout {
@@ -26,23 +29,41 @@ struct InputSpec {
 // summed over 2^40 elements, still fit in a float's range.
 inline constexpr double kMinCondition = 1, kMaxCondition = 1e40;
 
-class InputError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-// Float storage in a HugePageRegion of its own: page-aligned, transparent huge pages requested, first
-// touched by the threads that fill it.
+// Values of one element type in a HugePageRegion of their own: page-aligned, transparent huge pages
+// requested, first touched by the threads that fill it.
 class HostArray {
 public:
     HostArray() = default;
-    explicit HostArray(std::size_t count);  // throws std::bad_alloc
-    std::span<float> span() { return {reinterpret_cast<float*>(memory_.data()), count_}; }
-    std::span<const float> span() const { return {reinterpret_cast<const float*>(memory_.data()), count_}; }
+    explicit HostArray(std::size_t count) : HostArray(ElementType::f32, count) {}
+    HostArray(ElementType type, std::size_t count);  // throws std::bad_alloc
+
+    ElementType type() const { return type_; }
     std::size_t size() const { return count_; }
+    Elements elements() const {
+        return type_ == ElementType::f64 ? Elements(values<double>()) : Elements(values<float>());
+    }
+    template <class T>
+    std::span<T> values() {
+        check<T>();
+        return {reinterpret_cast<T*>(memory_.data()), count_};
+    }
+    template <class T>
+    std::span<const T> values() const {
+        check<T>();
+        return {reinterpret_cast<const T*>(memory_.data()), count_};
+    }
+    void* data() { return memory_.data(); }
+    std::span<float> span() { return values<float>(); }
+    std::span<const float> span() const { return values<float>(); }
 
 private:
+    template <class T>
+    void check() const {
+        if (type_ != element_type_of<T>) throw std::logic_error("a host array of " + std::string(to_string(type_)) + " read as another type");
+    }
+
     HugePageRegion memory_;
+    ElementType type_ = ElementType::f32;
     std::size_t count_ = 0;
 };
 
@@ -74,25 +95,25 @@ Shard shard_of(std::uint64_t n, int part, int parts);
 //   cancel:  in each group of four elements, +x and -x with |x| in [2^20, 2^21) and random sign,
 //            then two uniform values in [0, 1): the large ones cancel exactly, the sum is that of
 //            the small ones (an element whose partner would lie past the end is small too)
+// float64 inputs are drawn the same way in double: uniform k 2^-53 for k in [0, 2^53), normal not
+// rounded to float, wide over every binade of the double range (biased exponent 0 to 2046), and
+// the hard inputs with 52-bit fractions.
 void fill(std::span<float> out, const InputSpec& spec);
+void fill(std::span<double> out, const InputSpec& spec);
 // A piece of a larger input: out[i] is element first + i of the n-element input
-// (first + out.size() <= n), the float the whole input holds there: an MPI rank makes its shard.
+// (first + out.size() <= n), the value the whole input holds there: an MPI rank makes its shard.
 void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
+void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
 
-// Thrown when an input file's values do not fit in the memory left: the run skips its one input
-// (exit status 1, as for a generated size that does not fit); the file itself is not at fault.
-class InputTooLarge : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-// Reads a regular file of raw little-endian float32, or a float32 .npy file: one that starts with
-// the .npy magic "\x93NUMPY", whatever its name. A file named *.npy (any case) without the magic,
-// an .npy whose header's shape does not match its data, and anything not a regular file (a FIFO
-// would block for ever) throw InputError naming the path and what is wrong; InputTooLarge when the
-// values do not fit in memory. With part and parts, reads only shard_of(values, part, parts) of the
-// values (an MPI rank's piece).
-HostArray read_float_file(const std::string& path, int part = 0, int parts = 1);
+// Reads a regular file of raw little-endian floats of `type` (float32 when not given), or an .npy
+// file of little-endian float32 ('<f4') or float64 ('<f8'): one that starts with the .npy magic
+// "\x93NUMPY", whatever its name; its descriptor sets the type, and a `type` given that differs is
+// an error naming both. A file named *.npy (any case) without the magic, an .npy whose header's
+// shape does not match its data, and anything not a regular file (a FIFO would block for ever) throw
+// InputError naming the path and what is wrong; InputTooLarge when the values do not fit in memory.
+// With part and parts, reads only shard_of(values, part, parts) of the values (an MPI rank's piece).
+HostArray read_float_file(const std::string& path, std::optional<ElementType> type = std::nullopt, int part = 0,
+                          int parts = 1);
 
 }  // namespace shootout

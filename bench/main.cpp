@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench/cli.hpp"
+#include "bench/device_api.hpp"
 #include "bench/mpi_world.hpp"
 #include "bench/runner.hpp"
 #include "bench/system_info.hpp"
@@ -20,10 +21,18 @@ void list_backends(std::ostream& out) {
         const shootout::Traits& t = backend.traits;
         out << std::setw(44) << "" << "accumulator=" << shootout::to_string(t.accumulator)
             << " order=" << shootout::to_string(t.order) << " reproducibility=" << shootout::to_string(t.reproducibility)
-            << " role=" << shootout::to_string(t.role) << '\n';
+            << " role=" << shootout::to_string(t.role) << " dtype=";
+        for (std::size_t k = 0; k < backend.element_types.size(); ++k)
+            out << (k ? "," : "") << shootout::to_string(backend.element_types[k]);
+        out << '\n';
     }
-    if (const auto missing = shootout::device_support(shootout::Device::cuda))
-        out << std::left << std::setw(36) << "cuda/*, nccl/*, mpi/cuda" << " cuda  unavailable  " << *missing << '\n';
+    for (const shootout::DeviceApi& api : shootout::device_apis()) {
+        if (!api.unbuilt) continue;
+        std::string patterns;
+        for (const std::string& pattern : api.backend_patterns) patterns += (patterns.empty() ? "" : ", ") + pattern;
+        out << std::left << std::setw(36) << patterns << ' ' << std::setw(5) << api.device.name() << " unavailable  " << *api.unbuilt
+            << '\n';
+    }
 }
 
 }  // namespace

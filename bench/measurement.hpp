@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "bench/element_type.hpp"
+
 namespace shootout {
 
 struct Measurement {
@@ -38,6 +40,8 @@ struct Measurement {
     // Column added for backends that tune themselves in prepare:
     std::string configuration;   // what the case's prepares chose (Reduction::configuration()), with how
                                  // many chose each when they differed; "" for backends that choose nothing
+    // Column added for the element-type axis:
+    ElementType dtype = ElementType::f32;  // the input's element type: "f32", "f64"
 };
 
 }  // namespace shootout

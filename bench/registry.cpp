@@ -1,16 +1,13 @@
 #include "bench/backend.hpp"
+#include "bench/device_api.hpp"
+
+#include <fnmatch.h>
 
 #include <algorithm>
 
 namespace shootout {
 
-std::string_view to_string(Device device) {
-    switch (device) {
-        case Device::cpu: return "cpu";
-        case Device::cuda: return "cuda";
-    }
-    return "unknown";
-}
+std::string_view to_string(Cache cache) { return cache == Cache::cold ? "cold" : "warm"; }
 
 std::string_view to_string(Accumulator accumulator) {
     switch (accumulator) {
@@ -79,12 +76,40 @@ bool register_backend(Backend backend) {
 
 const std::vector<Backend>& registered_backends() { return storage(); }
 
-std::optional<std::string> device_support(Device device) {
-#ifndef SHOOTOUT_HAVE_CUDA
-    if (device == Device::cuda) return "built without CUDA (no nvcc at configure time)";
-#endif
-    (void)device;
-    return std::nullopt;
+namespace {
+std::vector<DeviceApi>& api_storage() {
+    static std::vector<DeviceApi> apis = {{.device = Device::cpu}};
+    return apis;
+}
+}  // namespace
+
+bool register_device_api(DeviceApi api) {
+    auto& apis = api_storage();
+    if (find_device_api(api.device) != nullptr)
+        throw std::logic_error("register_device_api: '" + std::string(api.device.name()) + "' is registered twice");
+    const auto at = std::lower_bound(apis.begin() + 1, apis.end(), api.device.name(),
+                                     [](const DeviceApi& a, std::string_view name) { return a.device.name() < name; });
+    apis.insert(at, std::move(api));
+    return true;
+}
+
+const std::vector<DeviceApi>& device_apis() { return api_storage(); }
+
+const DeviceApi* find_device_api(Device device) {
+    for (const auto& api : api_storage())
+        if (api.device == device) return &api;
+    return nullptr;
+}
+
+const DeviceApi* unbuilt_api_named_by(std::string_view pattern) {
+    const std::string text(pattern);
+    for (const auto& api : api_storage()) {
+        if (!api.unbuilt) continue;
+        if (text == api.device.name()) return &api;
+        for (const std::string& glob : api.backend_patterns)
+            if (fnmatch(glob.c_str(), text.c_str(), 0) == 0) return &api;
+    }
+    return nullptr;
 }
 
 const Backend* find_backend(std::string_view name) {

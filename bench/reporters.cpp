@@ -1,5 +1,7 @@
 #include "bench/reporters.hpp"
 
+#include "bench/size_text.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -104,7 +106,7 @@ std::vector<Column> columns(const Measurement& m) {
         text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
         whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
-        text("pages", m.pages), text("configuration", m.configuration),
+        text("pages", m.pages), text("configuration", m.configuration), text("dtype", std::string(to_string(m.dtype))),
     };
 }
 
@@ -188,20 +190,6 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const Options& options) {
     return reporters;
 }
 
-std::string describe_size(std::uint64_t n) {
-    const double bytes = static_cast<double>(n) * sizeof(float);
-    const char* unit = "B";
-    double scaled = bytes;
-    for (const char* next : {"KiB", "MiB", "GiB", "TiB"}) {
-        if (scaled < 1024) break;
-        scaled /= 1024;
-        unit = next;
-    }
-    const std::string amount = format(scaled == std::floor(scaled) ? "%.0f" : "%.1f", scaled) + " " + unit;
-    if (std::has_single_bit(n)) return "2^" + std::to_string(std::countr_zero(n)) + " (" + amount + ")";
-    return std::to_string(n) + " (" + amount + ")";
-}
-
 std::string progress_counter(std::size_t index, std::size_t total) {
     char counter[48];
     if (total) std::snprintf(counter, sizeof counter, "[%zu/%zu]", index, total);
@@ -212,10 +200,11 @@ std::string progress_counter(std::size_t index, std::size_t total) {
 std::string progress_line(std::size_t index, std::size_t total, const Measurement& m) {
     char line[512];
     std::snprintf(line, sizeof line, "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e",
-                  progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), describe_size(m.n).c_str(), m.threads,
-                  m.input.c_str(), m.gbps, m.time_ns_median, m.rel_error);
+                  progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), describe_size(m.n, m.dtype).c_str(),
+                  m.threads, m.input.c_str(), m.gbps, m.time_ns_median, m.rel_error);
     // Only where there is more than one: the lines of one-GPU, one-process runs stay as they were.
     std::string more = m.gpus > 1 ? "  gpus=" + std::to_string(m.gpus) : "";
+    if (m.dtype != ElementType::f32) more += "  dtype=" + std::string(to_string(m.dtype));
     if (m.ranks > 1) more += "  ranks=" + std::to_string(m.ranks);
     return line + more;
 }

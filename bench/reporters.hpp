@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/measurement.hpp"
 
 namespace shootout {
@@ -63,9 +63,6 @@ private:
 // UsageError for a path that cannot be written, and for --csv and --json naming one file, or either
 // naming the input file: each would destroy the other's data.
 std::vector<std::unique_ptr<Reporter>> open_reporters(const Options& options);
-
-// "2^20 (4 MiB)" or "1000003 (3.8 MiB)"
-std::string describe_size(std::uint64_t n);
 
 // "[3/40]", or "[3]" when the total is 0: not known, because a --benchmark_filter is set.
 std::string progress_counter(std::size_t index, std::size_t total);

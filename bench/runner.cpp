@@ -18,6 +18,7 @@
 #include "bench/measurement_rules.hpp"
 #include "bench/mpi_world.hpp"
 #include "bench/reporters.hpp"
+#include "bench/size_text.hpp"
 #include "bench/sweep_plan.hpp"
 #include "bench/system_info.hpp"
 
@@ -25,30 +26,40 @@ namespace shootout {
 
 namespace {
 
-std::string gib(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-    return text;
+// "n=2^20 (4 MiB)", with the element type where it is not the default.
+std::string input_name(std::uint64_t n, ElementType type) {
+    return "n=" + describe_size(n, type) + (type == ElementType::f32 ? "" : " dtype=" + std::string(to_string(type)));
 }
 
-// Input: this rank's shard of the generated floats for one size (all of them on one rank), or
-// nothing (with the reason printed) when they cannot be had. Shard bytes plus room for what the
-// backends and the system take alongside them must fit.
-std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, std::ostream& err) {
+// Input: this rank's shard of the generated values for one size and type (all of them on one
+// rank), or nothing (with the reason printed) when they cannot be had. Shard bytes plus room for
+// what the backends and the system take alongside them must fit.
+std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, ElementType type, std::ostream& err) {
     const Shard shard = shard_of(n, mpi::world().rank, mpi::world().size);
-    const double bytes = static_cast<double>(shard.size() * sizeof(float));
+    const double bytes = static_cast<double>(input_bytes(type, shard.size()));
     if (bytes > 0.8 * static_cast<double>(available_memory_bytes())) {
-        err << "skipping n=" << describe_size(n) << ": the input needs " << gib(bytes) << " of host memory and "
+        err << "skipping " << input_name(n, type) << ": the input needs " << gib(bytes) << " of host memory and "
             << gib(static_cast<double>(available_memory_bytes())) << " is available\n";
         return std::nullopt;
     }
     try {
-        HostArray values(shard.size());
-        fill(values.span(), spec, n, shard.begin);
+        HostArray values(type, shard.size());
+        if (type == ElementType::f64) fill(values.values<double>(), spec, n, shard.begin);
+        else fill(values.values<float>(), spec, n, shard.begin);
         return values;
     } catch (const std::bad_alloc&) {
-        err << "skipping n=" << describe_size(n) << ": allocating " << gib(bytes) << " of host memory failed\n";
+        err << "skipping " << input_name(n, type) << ": allocating " << gib(bytes) << " of host memory failed\n";
         return std::nullopt;
+    }
+}
+
+// One line per element type naming the selected backends that do not take it: skipped, not failed.
+void name_skipped_types(const Options& options, const std::vector<const Backend*>& backends, std::ostream& out) {
+    for (ElementType type : options.dtypes) {
+        std::string names;
+        for (const Backend* backend : backends)
+            if (!backend->takes(type)) names += (names.empty() ? "" : ", ") + backend->name;
+        if (!names.empty()) out << "not measured with --dtype=" << to_string(type) << " (they do not take it): " << names << '\n';
     }
 }
 
@@ -78,7 +89,8 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
                    const CaseTiming& timing, std::uint64_t n, const ExactAccumulator& exact) {
     const auto device = run.device_info.find(c.backend);
     const bool on_device = device != run.device_info.end();
-    const Traits& traits = c.backend->traits;
+    const Traits& traits = c.backend->traits_for(c.dtype);
+    const std::uint64_t bytes = input_bytes(c.dtype, n);
     const double result = outcome.result.value_or(0);
     return {
         .timestamp = utc_timestamp(), .host = run.host, .cpu = run.cpu, .gpu = on_device ? device->second.name : "",
@@ -86,19 +98,19 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .device = std::string(to_string(c.backend->device)) + (c.include_transfer ? "+h2d" : ""),
         .threads = c.threads, .input = options.input.label(),
         .seed = options.input.file.empty() ? std::optional(options.input.seed) : std::nullopt,
-        .n = n, .bytes = n * sizeof(float),
-        .gbps = rules::gbps(n * sizeof(float), timing.median_ns),
+        .n = n, .bytes = bytes,
+        .gbps = rules::gbps(bytes, timing.median_ns),
         .time_ns_median = timing.median_ns, .time_ns_min = timing.min_ns, .iterations = timing.calls,
         .result = result, .exact = exact.round(), .rel_error = relative_error(result, exact),
         .peak_gbps = on_device ? device->second.peak_gbps : 0,
         .machine = run.machine, .timing = std::string(to_string(c.timing)), .batch = c.batch,
-        // The rule in measurement_rules.hpp: GPU rows rotate their inputs past the L2.
-        .cache = c.backend->device == Device::cuda ? "cold" : "warm",
+        .cache = std::string(to_string(c.backend->cache)),
         .accumulator = std::string(to_string(traits.accumulator)), .order = std::string(to_string(traits.order)),
         .reproducibility = std::string(to_string(traits.reproducibility)), .role = std::string(to_string(traits.role)),
         .reproducible = {},  // observed across the run's cases: filled in by the sweep
         .gpus = c.gpus, .ranks = mpi::world().size,
         .pages = outcome.pages.value_or(""), .configuration = describe_configurations(outcome.configurations),
+        .dtype = c.dtype,
     };
 }
 
@@ -136,36 +148,39 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             }
     }
     const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
+    name_skipped_types(options, backends, out);
 
-    // A file input: this rank's shard of it; the sweep's one size is the whole file's.
+    // A file input: this rank's shard of it; the sweep's one input is the whole file, of its type.
     HostArray file_input;
-    std::vector<std::uint64_t> sizes = sweep_sizes(options);
+    Options planned = options;
     if (!options.input.file.empty()) {
-        file_input = read_float_file(options.input.file, mpi::world().rank, mpi::world().size);
-        sizes = {mpi::sum(file_input.size())};
+        const auto asked = options.dtype_given ? std::optional(options.dtypes.front()) : std::nullopt;
+        file_input = read_float_file(options.input.file, asked, mpi::world().rank, mpi::world().size);
+        planned.sizes = {mpi::sum(file_input.size())};
+        planned.sizes_spec.clear();
+        planned.dtypes = {file_input.type()};
     }
 
     const bool filtered = benchmark::GetBenchmarkFilter() != "." && !benchmark::GetBenchmarkFilter().empty();
+    std::list<PlannedInput> plan = plan_sweep(backends, planned, visible_gpus);
     std::size_t total = 0;
-    for (const std::uint64_t n : sizes) total += plan_cases(backends, options, n, visible_gpus).size();
+    for (const PlannedInput& planned_input : plan) total += planned_input.cases.size();
     std::size_t done = 0, measured = 0;
 
-    for (const std::uint64_t n : sizes) {
-        std::list<Case> cases = plan_cases(backends, options, n, visible_gpus);
-        if (cases.empty()) continue;  // a size per thread that no selected backend runs at
+    for (auto& [n, dtype, cases] : plan) {
         std::optional<HostArray> generated;
-        std::span<const float> input = file_input.span();
+        Elements input = file_input.elements();
         if (options.input.file.empty()) {
-            generated = generate_input(options.input, n, err);
-            // Every rank skips the size when one cannot have its shard: the others would wait in
+            generated = generate_input(options.input, n, dtype, err);
+            // Every rank skips the input when one cannot have its shard: the others would wait in
             // its collectives for ever.
             if (!mpi::all(generated.has_value())) {
-                if (generated) err << "skipping n=" << describe_size(n) << ": another rank cannot have its shard\n";
+                if (generated) err << "skipping " << input_name(n, dtype) << ": another rank cannot have its shard\n";
                 done += cases.size();
                 status = 1;
                 continue;
             }
-            input = generated->span();
+            input = generated->elements();
         }
         // The exact sum of the whole input: the ranks' shards' exact sums, summed exactly.
         const ExactAccumulator exact = mpi::sum(exact_sum(input));

@@ -4,7 +4,8 @@
 
 #include <iosfwd>
 
-#include "bench/cli.hpp"
+#include "bench/backend.hpp"
+#include "bench/options.hpp"
 
 namespace shootout {
 

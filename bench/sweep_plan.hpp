@@ -1,5 +1,5 @@
-// Plan: what a sweep measures at one size. One Case per (backend, transfer, timing, threads, GPUs);
-// each has a unique Google Benchmark name, which --benchmark_filter matches.
+// Plan: what a sweep measures at one size and element type. One Case per (backend, transfer, timing,
+// threads, GPUs); each has a unique Google Benchmark name, which --benchmark_filter matches.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "bench/backend.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 
 namespace shootout {
 
@@ -26,8 +26,9 @@ struct Case {
     bool include_transfer;
     TimingRule timing;
     int batch;         // calls per timed region: 1 when isolated
-    int gpus;          // GPUs the case uses (per rank): 0 on the CPU, 1 for one-GPU backends
-    std::string name;  // cpu/avx2/kahan/n:1048576/input:uniform/threads:1[/gpus:2][/h2d][/batched]
+    int gpus;          // devices the case uses (per rank): Backend::devices, or the --gpus count
+    ElementType dtype;
+    std::string name;  // cpu/avx2/kahan/n:1048576/dtype:f32/input:uniform/threads:1[/gpus:2][/h2d][/batched]
 
     PrepareOptions prepare_options() const {
         return {.threads = threads, .include_transfer = include_transfer, .batch = batch, .gpus = std::max(gpus, 1)};
@@ -46,18 +47,32 @@ struct CaseOutcome {
     std::vector<std::pair<std::string, int>> configurations = {};
 };
 
-// The input sizes a sweep makes, ascending: options.sizes, or with sizes per thread every size times
-// every thread count (serial backends count as one thread).
-std::vector<std::uint64_t> sweep_sizes(const Options& options);
+// The input sizes a sweep makes of one element type, ascending: --sizes (byte sizes counted in that
+// type), or with sizes per thread every size times every thread count (serial backends count as
+// one thread).
+std::vector<std::uint64_t> sweep_sizes(const Options& options, ElementType type = ElementType::f32);
 
 // The GPU counts a multi-GPU backend is measured at: --gpus, or every visible GPU.
 std::vector<int> gpu_counts(const Options& options, int visible);
 
-// The cases at size n. With sizes per thread, only the thread counts T for which n is T times a
-// size, and serial backends only where n is a size. A list: Google Benchmark's registrations hold
-// references to its elements. A multi-GPU backend gets one case per gpu_counts() count up to its
-// visible GPUs (DeviceInfo::visible, from `visible_gpus`; the runner names the counts left out).
+// The cases at size n of element type `type`, for the backends that take it. With sizes per thread,
+// only the thread counts T for which n is T times a size, and serial backends only where n is a
+// size. A list: Google Benchmark's registrations hold references to its elements. A multi-GPU
+// backend gets one case per gpu_counts() count up to its visible GPUs (DeviceInfo::visible, from
+// `visible_gpus`; the runner names the counts left out).
 std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Options& options, std::uint64_t n,
-                           const std::map<const Backend*, int>& visible_gpus = {});
+                           ElementType type = ElementType::f32, const std::map<const Backend*, int>& visible_gpus = {});
+
+// One input of the sweep: its size, element type and cases, planned once.
+struct PlannedInput {
+    std::uint64_t n;
+    ElementType dtype;
+    std::list<Case> cases;
+};
+
+// Every input of the sweep, in order: sizes ascending, each size's element types in --dtype's
+// order. Inputs no selected backend runs are left out.
+std::list<PlannedInput> plan_sweep(const std::vector<const Backend*>& backends, const Options& options,
+                                   const std::map<const Backend*, int>& visible_gpus);
 
 }  // namespace shootout

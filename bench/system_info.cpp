@@ -11,9 +11,10 @@
 #include <thread>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <sstream>
 
-#include "bench/backend.hpp"
+#include "bench/device_api.hpp"
 
 #ifndef SHOOTOUT_COMPILER
 #define SHOOTOUT_COMPILER "unknown"
@@ -110,12 +111,15 @@ std::string machine_identity() {
     std::ifstream("/etc/machine-id") >> machine_id;
     // The GPUs by name and count ("NVIDIA H200 x4"), and the logical CPUs: cloud VMs of one image
     // share host name, CPU model and machine-id, and may differ only in how many of each they have.
-    std::set<std::string> gpus;  // a set: many backends see the same GPU
-    for (const Backend& backend : registered_backends())
-        if (backend.device == Device::cuda && backend.device_info && !backend.why_unavailable()) {
-            const DeviceInfo info = backend.device_info();
-            gpus.insert(info.name + " x" + std::to_string(info.visible));
-        }
+    // Every device API's devices count, by name and API: a GPU that CUDA and OpenCL both see is
+    // counted once for each.
+    std::set<std::string> gpus;
+    for (const DeviceApi& api : device_apis()) {
+        if (!api.visible_devices) continue;
+        std::map<std::string, int> count;
+        for (const std::string& name : api.visible_devices()) ++count[name];
+        for (const auto& [name, k] : count) gpus.insert(std::string(api.device.name()) + ": " + name + " x" + std::to_string(k));
+    }
     gpus.insert(std::to_string(std::thread::hardware_concurrency()) + " logical CPUs");
     return machine_identity(host_name(), cpu_model(), machine_id, gpus);
 }

@@ -2,6 +2,7 @@
 // visible GPUs); each rank sums its shard with cuda/single-pass-f64 (the single-pass kernel,
 // double accumulation) and the double partials meet in MPI_Allreduce. The GPU's partial is copied
 // back to the host inside the timed call: the all-reduce runs on host values.
+#include "gpu/runtime/cuda_api.hpp"
 #include "gpu/runtime/device.hpp"
 #include "mpi/mpi_reduction.hpp"
 
@@ -11,7 +12,9 @@ namespace {
 [[maybe_unused]] const bool registered = register_distributed_backend({
     .name = "mpi/cuda",
     .description = "per rank: cuda/single-pass-f64 on its shard, on the GPU its node-local rank picks; double partials added by MPI_Allreduce",
-    .device = Device::cuda,
+    .device = cuda::kDevice,
+    .cache = Cache::cold,
+    .devices = 1,
     .traits = {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::per_thread_count},
     .unavailable_reason = cuda::why_no_device,
     .make = [](std::span<const float> shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {

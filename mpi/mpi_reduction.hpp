@@ -24,6 +24,8 @@ using MakeReduction = std::function<std::unique_ptr<Reduction>(std::span<const f
 struct DistributedSpec {
     std::string name, description;
     Device device = Device::cpu;
+    Cache cache = Cache::warm;  // the local backend's rule
+    int devices = 0;            // accelerators each rank uses
     Traits traits;
     bool parallel = false;  // honours PrepareOptions::threads on every rank
     std::function<std::optional<std::string>()> unavailable_reason = {};  // besides "built without MPI"
@@ -109,6 +111,8 @@ inline bool register_distributed_backend(DistributedSpec spec) {
         .device = shared->device,
         .description = shared->description,
         .timing = Timing::device_events,
+        .cache = shared->cache,
+        .devices = shared->devices,
         .parallel = shared->parallel,
         .distributed = true,
         .traits = shared->traits,

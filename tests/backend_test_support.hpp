@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "bench/backend.hpp"
+#include "bench/device_api.hpp"
+#include "gpu/runtime/cuda_api.hpp"
 
 namespace shootout {
 
@@ -35,5 +37,8 @@ inline std::vector<float> small_integers(std::size_t n, int magnitude, unsigned 
     for (float& x : v) x = static_cast<float>(value(rng));
     return v;
 }
+
+// Why this build has no CUDA backends, or nullopt when it has them.
+inline std::optional<std::string> cuda_unbuilt() { return find_device_api(cuda::kDevice)->unbuilt; }
 
 }  // namespace shootout

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/backend_test_support.hpp"
+
 #include <algorithm>
 
 namespace shootout {
@@ -179,7 +181,7 @@ TEST(SelectBackends, GroupsNamesAndGlobs) {
 // The mpi/* backends run under mpirun: a group never selects them, a name or glob does.
 TEST(SelectBackends, GroupsLeaveOutTheMpiBackends) {
     for (const char* group : {"all", "cpu", "cuda"}) {
-        if (std::string(group) == "cuda" && device_support(Device::cuda)) continue;  // no CUDA backends to select
+        if (std::string(group) == "cuda" && cuda_unbuilt()) continue;  // no CUDA backends to select
         for (const Backend* b : select_backends(group)) EXPECT_FALSE(b->distributed) << group << ": " << b->name;
     }
     const auto mpi = select_backends("mpi/*");

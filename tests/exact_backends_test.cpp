@@ -199,7 +199,7 @@ TEST(ExactBackends, OnEveryDeviceThisBuildHas) {
         else (b->device == Device::cpu ? cpu : cuda) += 1;
     }
     EXPECT_EQ(cpu, 3);
-    if (auto missing = device_support(Device::cuda)) GTEST_SKIP() << *missing;
+    if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
     EXPECT_EQ(cuda, 1);
     EXPECT_EQ(scale_out, 2);
 }
@@ -216,9 +216,9 @@ TEST(ExactBackends, AWrongOrderDiffersOnIllConditionedInput) {
 // Above 2^31 elements, where 32-bit indices wrap, on the GPU where its memory allows (the CPU
 // backends index with size_t from end to end).
 TEST(ExactBackends, AboveTwoTo31ElementsOnTheGpu) {
-    if (auto missing = device_support(Device::cuda)) GTEST_SKIP() << *missing;
+    if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
     for (const Backend* b : exact_backends()) {
-        if (b->device != Device::cuda) continue;
+        if (b->device != cuda::kDevice) continue;
         if (auto reason = b->why_unavailable()) GTEST_SKIP() << b->name << ": " << *reason;
         static const std::vector<float> data = generate("ill:1e16", (std::size_t{1} << 31) + 1001);
         static const double s = exact(data);
@@ -236,7 +236,7 @@ TEST(ExactBackends, AboveTwoTo31ElementsOnTheGpu) {
 TEST(ExactBackends, CpuAndGpuGiveTheSameBits) {
     std::vector<const Backend*> cpu, gpu;
     for (const Backend* b : exact_backends()) (b->device == Device::cpu ? cpu : gpu).push_back(b);
-    if (auto missing = device_support(Device::cuda)) GTEST_SKIP() << *missing;
+    if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
     ASSERT_FALSE(gpu.empty());
     for (const Backend* g : gpu)
         if (auto reason = g->why_unavailable()) GTEST_SKIP() << g->name << ": " << *reason;

@@ -19,7 +19,7 @@ namespace {
 std::vector<const Backend*> cuda_backends() {
     std::vector<const Backend*> list;
     for (const auto& b : registered_backends())
-        if (b.device == Device::cuda && !b.multi_gpu && !b.distributed) list.push_back(&b);
+        if (b.device == cuda::kDevice && !b.multi_gpu && !b.distributed) list.push_back(&b);
     return list;
 }
 
@@ -160,7 +160,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryCudaBackend, ::testing::ValuesIn(cuda_ba
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryCudaBackend);
 
 TEST(CudaBuild, SaysWhyItHasNoCudaBackends) {
-    if (const auto missing = device_support(Device::cuda)) {
+    if (const auto missing = cuda_unbuilt()) {
         EXPECT_TRUE(cuda_backends().empty());
         GTEST_SKIP() << *missing;
     }

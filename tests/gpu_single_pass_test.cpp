@@ -38,7 +38,7 @@ double exact(std::span<const float> v) { return exact_sum(v).round(); }
 class SinglePass : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        if (auto reason = device_support(Device::cuda)) GTEST_SKIP() << *reason;
+        if (auto reason = cuda_unbuilt()) GTEST_SKIP() << *reason;
         backend_ = find_backend(GetParam());
         ASSERT_NE(backend_, nullptr) << GetParam() << " is not registered";
         if (auto reason = backend_->why_unavailable()) GTEST_SKIP() << *reason;

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +23,30 @@ std::vector<float> generate(Distribution d, std::uint64_t seed, std::size_t n) {
     std::vector<float> v(n);
     fill(v, d, seed);
     return v;
+}
+
+// float64 inputs: the same rule, drawn in double; 'wide' reaches every binade of the double range.
+TEST(Inputs, Float64InputsAreDrawnInDouble) {
+    InputSpec spec;
+    std::vector<double> uniform(1 << 12);
+    fill(std::span<double>(uniform), spec);
+    EXPECT_TRUE(std::any_of(uniform.begin(), uniform.end(), [](double x) { return static_cast<double>(static_cast<float>(x)) != x; }))
+        << "a uniform float64 input holds only floats";
+    EXPECT_TRUE(std::all_of(uniform.begin(), uniform.end(), [](double x) { return x >= 0 && x < 1; }));
+    spec.distribution = Distribution::wide;
+    std::vector<double> wide(1 << 16);
+    fill(std::span<double>(wide), spec);
+    int lowest = 0, highest = 0;
+    for (double x : wide)
+        if (x != 0 && std::isfinite(x)) lowest = std::min(lowest, std::ilogb(x)), highest = std::max(highest, std::ilogb(x));
+    EXPECT_LT(lowest, -1000);
+    EXPECT_GT(highest, 1000);
+    // A shard is the whole input's values there.
+    spec.distribution = Distribution::normal;
+    std::vector<double> whole(1000), part(100);
+    fill(std::span<double>(whole), spec);
+    fill(std::span<double>(part), spec, 1000, 500);
+    EXPECT_TRUE(std::equal(part.begin(), part.end(), whole.begin() + 500));
 }
 
 TEST(Inputs, SameSeedSameFloatsAnyThreadSplit) {
@@ -129,17 +155,40 @@ TEST_F(InputFiles, ReadsNpyFloat32) {
     EXPECT_EQ(std::vector<float>(values.span().begin(), values.span().end()), (std::vector<float>{1.0f, 2.0f, 4.0f}));
 }
 
+// The .npy descriptor sets the element type; a --dtype that differs is refused, naming both.
+TEST_F(InputFiles, NpyFloat64SetsTheTypeAndAMismatchIsAnError) {
+    std::string data(3 * sizeof(double), '\0');
+    const double values[] = {1.0, 0x1p-1074, -3.5};
+    std::memcpy(data.data(), values, sizeof values);
+    const std::string path = write("d.npy", npy("<f8", data));
+    const HostArray read = read_float_file(path);
+    ASSERT_EQ(read.type(), ElementType::f64);
+    EXPECT_EQ(std::vector<double>(read.values<double>().begin(), read.values<double>().end()), std::vector<double>(values, values + 3));
+    EXPECT_EQ(read_float_file(path, ElementType::f64).size(), 3u);
+    try {
+        read_float_file(path, ElementType::f32);
+        ADD_FAILURE() << "a float32 read of a float64 .npy file was not refused";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("holds f64 values (its .npy header says so) but --dtype=f32 was asked for"),
+                  std::string::npos) << e.what();
+    }
+    // A raw file holds what --dtype says: 24 bytes are three doubles or six floats.
+    const std::string raw = write("d.f64", data);
+    EXPECT_EQ(read_float_file(raw, ElementType::f64).values<double>()[2], -3.5);
+    EXPECT_EQ(read_float_file(raw).size(), 6u);
+}
+
 TEST_F(InputFiles, ReadsOnlyItsShard) {
     const std::string raw = write("s.f32", floats({1, 2, 3, 4, 5}));
     const std::string with_header = write("s.npy", npy("<f4", floats({1, 2, 3, 4, 5}), "(5,)"));
     for (const std::string& path : {raw, with_header}) {
         std::vector<float> joined;
         for (int part = 0; part < 3; ++part) {
-            const auto shard = read_float_file(path, part, 3);
+            const auto shard = read_float_file(path, std::nullopt, part, 3);
             joined.insert(joined.end(), shard.span().begin(), shard.span().end());
         }
         EXPECT_EQ(joined, (std::vector<float>{1, 2, 3, 4, 5})) << path;
-        EXPECT_EQ(read_float_file(path, 1, 3).size(), shard_of(5, 1, 3).size());
+        EXPECT_EQ(read_float_file(path, std::nullopt, 1, 3).size(), shard_of(5, 1, 3).size());
     }
 }
 
@@ -158,7 +207,8 @@ TEST_F(InputFiles, BadFilesAreNamedWithWhatIsWrong) {
     expect_error(dir.string(), "is a directory");
     expect_error(write("empty.f32", ""), "holds no float32 values");
     expect_error(write("odd.f32", "abcdef"), "6 data bytes is not a whole number of float32 values");
-    expect_error(write("f64.npy", npy("<f8", std::string(24, '\0'))), "holds dtype '<f8'");
+    expect_error(write("i4.npy", npy("<i4", std::string(12, '\0'))), "holds dtype '<i4'; float32 ('<f4') or float64 ('<f8')");
+    expect_error(write("big.npy", npy(">f8", std::string(24, '\0'))), "holds dtype '>f8'");
     expect_error(write("fake.npy", "not numpy at all"), "not a .npy file");
     expect_error(write("FAKE.NPY", floats({1.0f, 2.0f})), "is named .npy but is not a .npy file");
 }

@@ -1,4 +1,5 @@
 #include "bench/backend.hpp"
+#include "bench/device_api.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,21 +8,37 @@
 namespace shootout {
 namespace {
 
-// Each device this build has backends for has exactly one ceiling: what its rows are judged against.
+// Each device API this build has backends for has exactly one ceiling: what its rows are judged
+// against. An unbuilt API has none, and says why.
 TEST(Registry, EveryDeviceHasOneCeiling) {
-    for (Device device : {Device::cpu, Device::cuda}) {
+    ASSERT_EQ(device_apis().front().device, Device::cpu);
+    for (const DeviceApi& api : device_apis()) {
         int backends = 0, ceilings = 0;
         for (const auto& backend : registered_backends()) {
-            if (backend.device != device) continue;
+            if (backend.device != api.device) continue;
             ++backends;
             ceilings += backend.traits.role == Role::ceiling;
         }
-        if (device_support(device)) {
-            EXPECT_EQ(backends, 0) << to_string(device);
+        if (api.unbuilt) {
+            EXPECT_FALSE(api.unbuilt->empty()) << to_string(api.device);
+            EXPECT_EQ(backends, 0) << to_string(api.device);
             continue;
         }
-        EXPECT_GT(backends, 0) << to_string(device);
-        EXPECT_EQ(ceilings, 1) << to_string(device);
+        EXPECT_GT(backends, 0) << to_string(api.device);
+        EXPECT_EQ(ceilings, 1) << to_string(api.device);
+    }
+}
+
+// Device rules come from the record: every backend runs on a registered API, a device backend uses
+// a device and rotates its inputs, a host one neither.
+TEST(Registry, EveryBackendRunsOnARegisteredApi) {
+    for (const auto& backend : registered_backends()) {
+        ASSERT_NE(find_device_api(backend.device), nullptr) << backend.name;
+        const bool host = backend.device == Device::cpu;
+        EXPECT_EQ(backend.devices, host ? 0 : 1) << backend.name;
+        EXPECT_EQ(backend.cache, host ? Cache::warm : Cache::cold) << backend.name;
+        EXPECT_FALSE(backend.element_types.empty()) << backend.name;
+        EXPECT_TRUE(backend.takes(ElementType::f32)) << backend.name;
     }
 }
 
@@ -38,11 +55,11 @@ TEST(Registry, TraitsAreConsistent) {
 }
 
 TEST(Registry, EveryBackendDescribesItself) {
-    const std::regex stable_name("(cpu|cuda|nccl|mpi)(/[a-z0-9_.+-]+)+");
+    const std::regex stable_name("[a-z0-9]+(/[a-z0-9_.+-]+)+");
     for (const auto& backend : registered_backends()) {
         EXPECT_TRUE(std::regex_match(backend.name, stable_name)) << backend.name;
         // nccl/* run on CUDA devices; mpi/* on either, in several processes.
-        if (backend.name.starts_with("nccl/")) EXPECT_TRUE(backend.multi_gpu && backend.device == Device::cuda) << backend.name;
+        if (backend.name.starts_with("nccl/")) EXPECT_TRUE(backend.multi_gpu && backend.device == Device("cuda")) << backend.name;
         else if (backend.name.starts_with("mpi/")) EXPECT_TRUE(backend.distributed) << backend.name;
         else EXPECT_TRUE(backend.name.starts_with(to_string(backend.device))) << backend.name;
         EXPECT_EQ(backend.distributed, backend.name.starts_with("mpi/")) << backend.name;

@@ -1,5 +1,8 @@
 #include "bench/reporters.hpp"
 
+#include "bench/cli.hpp"
+#include "bench/size_text.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -102,7 +105,7 @@ TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
               "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration");
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -135,6 +138,7 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(field("ranks"), "3");
     EXPECT_EQ(field("pages"), "huge");
     EXPECT_EQ(field("configuration"), m.configuration);
+    EXPECT_EQ(field("dtype"), "f32");
 }
 
 TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
@@ -253,7 +257,7 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
-                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\"}"),
+                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", \"dtype\": \"f32\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

@@ -129,7 +129,7 @@ TEST_P(EveryMultiGpuBackend, MoreGpusThanVisibleIsAnError) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryMultiGpuBackend,
                          ::testing::ValuesIn(backends_where([](const Backend& b) { return b.multi_gpu; })), backend_test_name);
-// A build without CUDA registers no nccl/* backends (device_support() names why).
+// A build without CUDA registers no nccl/* backends (the CUDA API's record names why).
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryMultiGpuBackend);
 
 // The mpi/* backends as the one rank of a process that MPI was never started in: they make no MPI

@@ -45,7 +45,7 @@ private:
     .name = "cuda/atomic/grid",
     .description = "grid-stride loop, shared-memory tree per block, one atomicAdd per block: non-deterministic order of the block sums",
     .traits = kAtomicBlocks(),
-    .make = [](std::size_t n) { return std::make_unique<AtomicGridSum>(n); },
+    .make = [](std::size_t n, ElementType) { return std::make_unique<AtomicGridSum>(n); },
 });
 
 }  // namespace

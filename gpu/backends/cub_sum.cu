@@ -34,7 +34,7 @@ private:
     .description = "cub::DeviceReduce::Sum, temporary storage allocated once before timing, float accumulation",
     // CUB's reduce is run-to-run deterministic on one device (its default determinism).
     .traits = kFixedTree(Accumulator::f32),
-    .make = [](std::size_t n) { return std::make_unique<CubSum>(n); },
+    .make = [](std::size_t n, ElementType) { return std::make_unique<CubSum>(n); },
 });
 
 }  // namespace

@@ -238,7 +238,7 @@ private:
     .description = "exact sum rounded once: fixed-point window in registers, other floats into per-thread superaccumulator "
                    "digits in shared memory, integer atomics across blocks, last block rounds",
     .traits = kFixedTree(Accumulator::exact),
-    .make = [](std::size_t n) { return std::make_unique<ExactSum>(n); },
+    .make = [](std::size_t n, ElementType) { return std::make_unique<ExactSum>(n); },
 });
 
 }  // namespace

@@ -95,7 +95,7 @@ bool register_step(std::string name, std::string description, bool writes_input 
         .description = std::move(description),
         .traits = kFixedTree(Accumulator::f32),
         .writes_input = writes_input,
-        .make = [](std::size_t n) { return std::make_unique<LadderSum<Kernels>>(n); },
+        .make = [](std::size_t n, ElementType) { return std::make_unique<LadderSum<Kernels>>(n); },
     });
 }
 

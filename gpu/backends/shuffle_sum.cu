@@ -55,7 +55,7 @@ CudaBackendSpec<typename Acc::Result> shuffle(std::string name, std::string desc
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(Acc::kAccumulator),
-            .make = [](std::size_t n) { return std::make_unique<ShuffleSum<Acc>>(n); }};
+            .make = [](std::size_t n, ElementType) { return std::make_unique<ShuffleSum<Acc>>(n); }};
 }
 
 [[maybe_unused]] const bool registered_f32 = register_cuda_backend(shuffle<PlainSum<float>>(

@@ -25,7 +25,7 @@ CudaBackendSpec<typename Acc::Result> single_pass(std::string name, std::string 
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(Acc::kAccumulator),
-            .make = [](std::size_t n) { return std::make_unique<SinglePassSum<Acc>>(n); }};
+            .make = [](std::size_t n, ElementType) { return std::make_unique<SinglePassSum<Acc>>(n); }};
 }
 
 [[maybe_unused]] const bool registered_f32 = register_cuda_backend(single_pass<PlainSum<float>>(

@@ -31,7 +31,7 @@ private:
     .name = "cuda/thrust",
     .description = "thrust::reduce on device memory: allocates its temporary storage and returns the sum to the host in every call",
     .traits = kFixedTree(Accumulator::f32),
-    .make = [](std::size_t n) { return std::make_unique<ThrustSum>(n); },
+    .make = [](std::size_t n, ElementType) { return std::make_unique<ThrustSum>(n); },
 });
 
 }  // namespace

@@ -1,14 +1,12 @@
 #include "gpu/runtime/cuda_reduction.cuh"
 
-#include <algorithm>
-#include <cstring>
-#include <span>
 #include <utility>
 
-#include "bench/backend.hpp"
+#include "bench/device_timing.hpp"
+#include "gpu/runtime/cuda_api.hpp"
 #include "gpu/runtime/cuda_check.hpp"
+#include "gpu/runtime/cuda_queue.cuh"
 #include "gpu/runtime/device_buffer.cuh"
-#include "gpu/runtime/device_copies.cuh"
 
 namespace shootout::cuda {
 namespace {
@@ -26,100 +24,52 @@ decltype(auto) naming_failures(const std::string& backend, F&& f) {
     }
 }
 
+// One backend's DeviceSum as the timing layer's call: the empty sum, and the result's copy back.
 template <class Result>
-class CudaReduction final : public Reduction {
+class CudaCall final : public DeviceCall {
 public:
-    CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const float> input, const PrepareOptions& options)
-        : spec_(spec),
-          n_(input.size()),
-          transfer_(options.include_transfer),
-          copies_(input, !transfer_, spec.writes_input ? static_cast<std::size_t>(options.batch) : 1, stream_),
-          out_(1) {
-        if (spec.writes_input && !transfer_ && n_ > 0) {
-            pristine_ = DeviceBuffer<float>(n_);
-            SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), copies_.first(), bytes(), cudaMemcpyDeviceToDevice, stream_));
-        }
-        if (transfer_) {
-            staging_ = PinnedBuffer<float>(n_);
-            if (n_ > 0) std::memcpy(staging_.get(), input.data(), bytes());
-            host_out_ = PinnedBuffer<Result>(1);
-        }
-        if (n_ > 0) sum_ = spec.make(n_);
-        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    }
+    CudaCall(const CudaBackendSpec<Result>& spec, CudaQueue& queue, Elements input)
+        : queue_(queue), out_(1), host_out_(1), sum_(input.empty() ? nullptr : spec.make(input.size(), input.type())) {}
 
-    std::optional<double> run() override {
-        return naming_failures(spec_.name, [&] {
-            float* in = copies_.next();
-            SHOOTOUT_CUDA_CHECK(cudaEventRecord(start_, stream_));
-            if (transfer_ && n_ > 0)
-                SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(in, staging_.get(), bytes(), cudaMemcpyHostToDevice, stream_));
-            if (n_ > 0) sum_->enqueue(in, out_.get(), stream_);
-            else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, sizeof(Result), stream_));  // the empty sum
-            if (transfer_ && !library_result())
-                SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(host_out_.get(), out_.get(), sizeof(Result), cudaMemcpyDeviceToHost, stream_));
-            SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-            SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(stop_));
-            float ms = 0;
-            SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-            restore(1);
-            return static_cast<double>(ms) * 1e-3;
-        });
-    }
-
-    double run_batch(int calls) override {
-        return naming_failures(spec_.name, [&] {
-            if (transfer_) throw std::logic_error("a batch of timed transfers was asked for");
-            SHOOTOUT_CUDA_CHECK(cudaEventRecord(start_, stream_));
-            for (int call = 0; call < calls; ++call) {
-                float* in = copies_.next();
-                if (n_ > 0) sum_->enqueue(in, out_.get(), stream_);
-                else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, sizeof(Result), stream_));
-            }
-            SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-            SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(stop_));
-            float ms = 0;
-            SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-            restore(static_cast<std::size_t>(calls));
-            return static_cast<double>(ms) * 1e-3;
-        });
+    void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
+        if (sum_) sum_->enqueue_any(device_address(input, offset), out_.get(), queue_.stream());
+        else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, sizeof(Result), queue_.stream()));  // the empty sum
+        to_host_ = result_to_host;
+        if (to_host_ && !library_result())
+            SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(host_out_.get(), out_.get(), sizeof(Result), cudaMemcpyDeviceToHost, queue_.stream()));
     }
 
     double result() override {
-        return naming_failures(spec_.name, [&] {
-            if (auto sum = library_result()) return *sum;
-            if (transfer_) return static_cast<double>(*host_out_.get());
-            Result sum{};
-            SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-            SHOOTOUT_CUDA_CHECK(cudaMemcpy(&sum, out_.get(), sizeof sum, cudaMemcpyDeviceToHost));
-            return static_cast<double>(sum);
-        });
+        if (auto sum = library_result()) return *sum;
+        if (to_host_) return static_cast<double>(*host_out_.get());
+        Result sum{};
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(&sum, out_.get(), sizeof sum, cudaMemcpyDeviceToHost));
+        return static_cast<double>(sum);
     }
 
 private:
-    std::size_t bytes() const { return n_ * sizeof(float); }
-
-    // In-place kernels overwrote the copies the last `calls` calls read: put the input back, stream-
-    // ordered after the stop event and before the next start event, so never timed.
-    void restore(std::size_t calls) {
-        if (!pristine_.get()) return;
-        for (std::size_t back = 1; back <= calls; ++back)
-            SHOOTOUT_CUDA_CHECK(
-                cudaMemcpyAsync(copies_.previous(back), pristine_.get(), bytes(), cudaMemcpyDeviceToDevice, stream_));
-    }
     std::optional<double> library_result() const { return sum_ ? sum_->host_result() : std::nullopt; }
 
-    const CudaBackendSpec<Result>& spec_;
-    std::size_t n_;
-    bool transfer_;
-    Stream stream_;
-    Event start_, stop_;
-    InputCopies copies_;
-    DeviceBuffer<float> pristine_;
+    CudaQueue& queue_;
     DeviceBuffer<Result> out_;
-    PinnedBuffer<float> staging_;
     PinnedBuffer<Result> host_out_;
-    std::unique_ptr<DeviceSum<Result>> sum_;
+    std::unique_ptr<AnyDeviceSum<Result>> sum_;
+    bool to_host_ = false;
+};
+
+// The timing layer's Reduction, with the backend's name on every failure.
+class CudaReduction final : public Reduction {
+public:
+    CudaReduction(std::string name, const DeviceBackendParts& parts, Elements input, const PrepareOptions& options)
+        : name_(std::move(name)), timed_(parts, input, options) {}
+
+    std::optional<double> run() override { return naming_failures(name_, [&] { return timed_.run(); }); }
+    double run_batch(int calls) override { return naming_failures(name_, [&] { return timed_.run_batch(calls); }); }
+    double result() override { return naming_failures(name_, [&] { return timed_.result(); }); }
+
+private:
+    std::string name_;
+    TimedDeviceReduction timed_;
 };
 
 }  // namespace
@@ -128,18 +78,28 @@ template <class Result>
 bool register_cuda_backend(CudaBackendSpec<Result> spec) {
     // The Backend's functions outlive this call and share the spec.
     auto shared = std::make_shared<const CudaBackendSpec<Result>>(std::move(spec));
+    auto parts = std::make_shared<const DeviceBackendParts>(DeviceBackendParts{
+        .make_queue = [] { return std::make_unique<CudaQueue>(); },
+        .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+            return std::make_unique<CudaCall<Result>>(*shared, static_cast<CudaQueue&>(queue), input);
+        },
+        .writes_input = shared->writes_input,
+    });
     return register_backend({
         .name = shared->name,
-        .device = Device::cuda,
+        .device = kDevice,
         .description = shared->description,
         .timing = Timing::device_events,
+        .cache = Cache::cold,
+        .devices = 1,
         .supports_transfer = true,
         .batches = true,
         .traits = shared->traits,
+        .element_types = shared->element_types,
         .unavailable_reason = why_no_device,
-        .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+        .prepare = [shared, parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return naming_failures(shared->name, [&] {
-                return std::make_unique<CudaReduction<Result>>(*shared, input, options);
+                return std::make_unique<CudaReduction>(shared->name, *parts, input, options);
             });
         },
         .device_info = device_info,

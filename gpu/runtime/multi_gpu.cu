@@ -4,12 +4,13 @@
 #include <map>
 #include <vector>
 
+#include "gpu/runtime/cuda_api.hpp"
 #include "gpu/runtime/device.hpp"
 
 #ifdef SHOOTOUT_HAVE_NCCL
 #include "gpu/runtime/cuda_check.hpp"
-#include "gpu/runtime/device_copies.cuh"
 #include "bench/inputs.hpp"
+#include "gpu/runtime/cuda_queue.cuh"
 #endif
 
 namespace shootout::cuda {
@@ -40,15 +41,17 @@ const std::vector<ncclComm_t>& communicators(int gpus) {
     return c.comms;
 }
 
-// One GPU's stream, events, shard copies and ShardSum, all made on that GPU.
+// One GPU's queue, shard copies (rotating as every device backend's: bench/device_timing.hpp) and
+// ShardSum, all made on that GPU.
 struct GpuPart {
     GpuPart(int device, std::span<const float> shard, const MultiGpuSpec& spec)
-        : device(device), copies(shard, /*rotate=*/true, 1, stream), sum(spec.make(shard.size())) {}
+        : device(device), copies(queue, shard, /*rotate=*/true, 1), sum(spec.make(shard.size())) {}
     int device;
-    Stream stream;
-    Event start, stop;
-    InputCopies copies;
+    CudaQueue queue;
+    RotatingInput copies;
     std::unique_ptr<ShardSum> sum;
+
+    const float* next_copy() { return static_cast<const float*>(device_address(copies.memory(), copies.next())); }
 };
 
 // The timing rule (results/README.md, "nccl/* rows"): with every GPU's stream idle, a start event
@@ -83,7 +86,7 @@ public:
 
     double result() override {
         const DeviceScope on(parts_.front()->device);
-        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(parts_.front()->stream));
+        parts_.front()->queue.finish();
         return parts_.front()->sum->result();
     }
 
@@ -93,34 +96,31 @@ private:
             const DeviceScope restore(0);
             for (auto& part : parts_) {
                 select_device(part->device);
-                SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(part->stream));
+                part->queue.finish();
             }
             for (auto& part : parts_) {
                 select_device(part->device);
-                SHOOTOUT_CUDA_CHECK(cudaEventRecord(part->start, part->stream));
+                part->queue.start_timer();
             }
             for (int call = 0; call < calls; ++call) {
                 for (auto& part : parts_) {
                     select_device(part->device);
-                    part->sum->enqueue(part->copies.next(), part->stream);
+                    part->sum->enqueue(part->next_copy(), part->queue.stream());
                 }
                 SHOOTOUT_NCCL_CHECK(ncclGroupStart());
-                for (std::size_t g = 0; g < parts_.size(); ++g) parts_[g]->sum->all_reduce(comms_[g], parts_[g]->stream);
+                for (std::size_t g = 0; g < parts_.size(); ++g) parts_[g]->sum->all_reduce(comms_[g], parts_[g]->queue.stream());
                 SHOOTOUT_NCCL_CHECK(ncclGroupEnd());
             }
             for (auto& part : parts_) {
                 select_device(part->device);
-                SHOOTOUT_CUDA_CHECK(cudaEventRecord(part->stop, part->stream));
+                part->queue.record_stop();
             }
-            float longest_ms = 0;
+            double longest = 0;
             for (auto& part : parts_) {
                 select_device(part->device);
-                SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(part->stop));
-                float ms = 0;
-                SHOOTOUT_CUDA_CHECK(cudaEventElapsedTime(&ms, part->start, part->stop));
-                longest_ms = std::max(longest_ms, ms);
+                longest = std::max(longest, part->queue.elapsed_seconds());
             }
-            return static_cast<double>(longest_ms) * 1e-3;
+            return longest;
         } catch (const ResourceExhausted& e) {
             throw ResourceExhausted(spec_.name + ": " + e.what());
         } catch (const std::runtime_error& e) {
@@ -149,9 +149,11 @@ bool register_multi_gpu_backend(MultiGpuSpec spec) {
     auto shared = std::make_shared<const MultiGpuSpec>(std::move(spec));
     return register_backend({
         .name = shared->name,
-        .device = Device::cuda,
+        .device = kDevice,
         .description = shared->description,
         .timing = Timing::device_events,
+        .cache = Cache::cold,
+        .devices = 1,
         .batches = true,
         .multi_gpu = true,
         .traits = shared->traits,

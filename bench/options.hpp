@@ -1,0 +1,35 @@
+// What a run was asked to do: the settings the command line sets and the sweep reads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/element_type.hpp"
+#include "bench/inputs.hpp"
+
+namespace shootout {
+
+struct Options {
+    std::string backends = "all";
+    std::vector<std::uint64_t> sizes;  // elements (of the first --dtype); empty with a file input (its length is the size)
+    std::string sizes_spec;            // --sizes as given (per-thread: removed): byte sizes count per element type
+    bool sizes_per_thread = false;     // --sizes=per-thread:SPEC: sizes are elements per thread
+    InputSpec input;
+    std::vector<int> threads;  // thread counts for parallel backends
+    std::vector<int> gpus;     // GPU counts for multi-GPU backends; empty: all visible GPUs
+    std::vector<ElementType> dtypes = {ElementType::f32};  // the element types swept, in the order given
+    bool dtype_given = false;  // --dtype was on the command line (a file input's .npy header must agree)
+    bool include_transfer = false;
+    bool list = false;
+    bool machine = false;  // print machine_identity() and exit
+    bool help = false;
+    std::string csv_path;
+    std::string json_path;
+    std::vector<std::string> benchmark_flags;  // --benchmark_* flags, passed on to Google Benchmark
+};
+
+inline constexpr std::string_view kDefaultSizes = "2^10..2^26";
+
+}  // namespace shootout

@@ -1,0 +1,17 @@
+// Sizes as messages and progress lines write them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bench/element_type.hpp"
+
+namespace shootout {
+
+// "2^20 (4 MiB)" or "1000003 (3.8 MiB)": n elements of `type`.
+std::string describe_size(std::uint64_t n, ElementType type = ElementType::f32);
+
+// "1.5 GiB"
+std::string gib(double bytes);
+
+}  // namespace shootout
