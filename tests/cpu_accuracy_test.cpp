@@ -107,7 +107,7 @@ TEST_F(UniformInput, BackendsReproducibleForAnyThreadCountGiveTheSameBitsForEach
 // zero at the end (a lane's share is no multiple of its ulp). Every partial sum is a multiple of
 // 2^-30 below 2^11 (41 bits), so double accumulation is exact; so is compensated float summation,
 // whose every lost part is a float it keeps; and S = (2^20 + 1000) 2^-30 is a float. A kernel that
-// drops its lanes' compensations at the end (the seed article's) stays inside the bound above, since
+// drops its lanes' compensations at the end stays inside the bound above, since
 // the lanes cancel, but is off here by up to half an ulp of k per lane against a tiny S.
 TEST(TinyAddendsAfterCancellingLanes, DoubleAndCompensatedBackendsKeepEveryOne) {
     constexpr std::size_t kSigned = 2048, kTiny = (std::size_t{1} << 20) + 1000;

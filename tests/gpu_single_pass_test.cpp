@@ -1,4 +1,4 @@
-// What is particular to the one-launch backends (gpu/single_pass.cuh): the ticket counter and block
+// What is particular to the one-launch backends (gpu/agents/single_pass.cuh): the ticket counter and block
 // slots live as long as the prepared reduction and are left ready by each launch for the next, so
 // repeated calls, other sizes and other prepared reductions in between must all still give the right,
 // and the same, bits. gpu_backends_test.cpp checks them against the exact sum like every CUDA backend;

@@ -1,4 +1,4 @@
-// The hard inputs (issue 10) keep their promises: ill:C's condition number, wide's range, cancel's
+// The hard inputs keep their promises: ill:C's condition number, wide's range, cancel's
 // sum, and the same floats however fill() splits the work.
 #include <gtest/gtest.h>
 

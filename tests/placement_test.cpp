@@ -1,4 +1,4 @@
-// Every CPU backend reads its own copy of the input (cpu/placed_input.hpp), each part copied, and so
+// Every CPU backend reads its own copy of the input (cpu/parallel/placed_input.hpp), each part copied, and so
 // first touched and placed on its NUMA node, by the thread that reads that part.
 #include <gtest/gtest.h>
 #include <pthread.h>

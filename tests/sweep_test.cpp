@@ -107,7 +107,7 @@ TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
 }
 
 // The JSON is written only once a measurement exists: a run that fails on its input before that
-// used to replace the user's file with an empty document.
+// must not replace the user's file with an empty document.
 TEST(Sweep, AnInputThatFailsLeavesAnExistingJsonAlone) {
     const auto json = std::filesystem::temp_directory_path() / ("shootout_kept_" + std::to_string(::getpid()) + ".json");
     std::ofstream(json) << "a previous run's document";

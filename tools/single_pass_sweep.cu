@@ -1,4 +1,4 @@
-// Times SinglePass (gpu/single_pass.cuh) under several policies against cub::DeviceReduce::Sum, and
+// Times SinglePass (gpu/agents/single_pass.cuh) under several policies against cub::DeviceReduce::Sum, and
 // checks them. Not part of the harness: no registered backends, no GoogleTest.
 //
 //   single_pass_sweep [--acc=f32,f64,kahan] [--sizes=10..30] [--calls=K] [--reps=5] [--isolated=21]

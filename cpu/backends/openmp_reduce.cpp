@@ -1,4 +1,4 @@
-// OpenMP: the seed article's reduction clause on floats, and one team running the SIMD kernel.
+// OpenMP: the textbook reduction clause on floats, and one team running the SIMD kernel.
 //
 // Placement is OpenMP's: OMP_PLACES / OMP_PROC_BIND from the environment, read when the runtime
 // starts; the published sweeps leave them unset. With OMP_PROC_BIND set, libgomp's idle threads keep
@@ -17,8 +17,8 @@
 namespace shootout {
 namespace {
 
-// Dynamic adjustment off, so a team of `threads` is exactly `threads` strong (the seed article's
-// fix); checked, because a smaller team under this name would be a lie in the CSV.
+// Dynamic adjustment off, so a team of `threads` is exactly `threads` strong (the runtime may
+// otherwise hand out fewer); checked, because a smaller team under this name would be a lie in the CSV.
 void require_full_team(const char* backend, int threads) {
     omp_set_dynamic(0);
     int team = 0;

@@ -1,4 +1,4 @@
-// One thread, explicit SIMD: the seed article's three AVX2 kernels, written right, the same three
+// One thread, explicit SIMD: three AVX2 kernels (f32 lanes, f64 lanes, Kahan lanes), the same three
 // with AVX-512, and on Arm with NEON and SVE. Each is available only where the CPU runs its
 // instruction set; every build registers all four under their stable names, a build for the other
 // architecture with the reason ("not an aarch64 build"; its kernels are simd_unbuilt.cpp's).

@@ -1,5 +1,5 @@
-// The same work as cpu/pool/simd, with threads started and joined on every call: the variant the
-// seed article contrasts with a pool. Threads are not pinned: the OS places each new one.
+// The same work as cpu/pool/simd, with threads started and joined on every call: what a pool saves
+// is measured against it. Threads are not pinned: the OS places each new one.
 #include <string>
 #include <system_error>
 #include <thread>

@@ -7,16 +7,13 @@
 // cpu/serial/unrolled's loop, whichever reads this input faster here. Around it, the choices that
 // a reduction backend could otherwise make better than the ceiling, all timed in prepare
 // (CeilingPolicy), and the fastest kept:
-//   - Loop: prefetching cost 10-13% in L1/L2 on the development VM and gained nothing from DRAM in
-//     one series, 3-12% in another (the prefetching kernels beat the plain loop there): a fixed
-//     choice is wrong somewhere. On the H200 machine's Xeon host, one thread reading from L3
-//     (2^20-2^23 floats), cpu/serial/unrolled's 16-byte loads read 2.6-3.5% faster than the
-//     AVX-512 loop (medians over 15 runs; plot/ceiling_verdict.py): the widest load is not the
-//     fastest read everywhere. On the development VM, two threads from DRAM (2^28-2^29), the
-//     parallel backends read up to 3.1% faster than the float loops (median ratios 1.003-1.031
-//     over 20 runs), alike on three schedules, so the kernel they share; with the widening kernel
-//     a candidate the ceiling picked it in 52-70% of its prepares there and the medians fell to
-//     1.000-1.013 (8 runs).
+//   - Loop: which loop reads fastest moves with the machine and the size, so a fixed choice is
+//     wrong somewhere. Prefetching costs 10-13% in L1/L2 on the development VM and gains from its
+//     DRAM at some sizes; on the H200 machine's Xeon host one thread reads L3 (2^20-2^23 floats)
+//     2.6-3.5% faster with cpu/serial/unrolled's 16-byte loads than with the AVX-512 loop; on the
+//     development VM two threads read DRAM (2^28-2^29) faster with the widening kernel the parallel
+//     backends share. Each of these beat the ceiling in repeated runs (results/ceiling-runs/,
+//     plot/ceiling_verdict.py) until it became a candidate.
 //   - Parts: T, T/2, ..., 1 pinned threads, each reading a static part in chunks that idle threads
 //     take over (balanced_chunks.hpp); one part is the calling thread alone, without a pool. Where
 //     waking a thread costs more than its share of the read saves (a small input; how small depends
@@ -29,7 +26,7 @@
 //     why is not established (cpu/PERFORMANCE.md). A ceiling that lacks a schedule some backend has
 //     is beaten by it.
 //   - Placement: part k of T is the k-th static chunk, copied in prepare by pool thread k
-//     (cpu/placed_input.hpp). With fewer parts than T, or stolen ranges, parts span several threads'
+//     (cpu/parallel/placed_input.hpp). With fewer parts than T, or stolen ranges, parts span several threads'
 //     copies: the same NUMA node on every machine measured here.
 // The result is float- or double-lane sums of chunks or ranges, added in double. One part is the
 // cpu/<widest ISA>/f32 call (prefetching or not: the same bits), the cpu/<widest ISA>/f64 one or

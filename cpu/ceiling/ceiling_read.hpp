@@ -1,5 +1,5 @@
 // The read ceiling's machinery: the candidates it times in prepare and the read it keeps.
-// cpu/baseline_read.cpp registers it as cpu/baseline/read and says why each candidate is there.
+// cpu/ceiling/baseline_read.cpp registers it as cpu/baseline/read and says why each candidate is there.
 #pragma once
 
 #include <cstddef>

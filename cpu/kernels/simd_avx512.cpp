@@ -81,9 +81,9 @@ struct Avx512 {
 //        software prefetch: on huge pages the hardware prefetchers alone keep a core streaming, and
 //        prefetches cost load slots (-13% in L1, -10% in L2, +-3% beyond).
 //   f32_prefetched: the same, prefetching 4 KiB ahead: not a backend, the read ceiling's second
-//        candidate (baseline_read.cpp). In the final sweeps the prefetching f64 and Kahan kernels
-//        read 3-12% faster than the f32 loop from DRAM (2^25-2^28) on this VM, where an earlier
-//        series had found no difference: which loop reads fastest moves with the machine.
+//        candidate (baseline_read.cpp): from this VM's DRAM (2^25-2^28) the prefetching f64 and
+//        Kahan kernels read 3-12% faster than the f32 loop at times, and not at others: which loop
+//        reads fastest moves with the machine.
 //   f64: one float->double conversion per 8 floats bounds it in the caches; alternating the adds
 //        between the add and FMA units took it from 118 to 145 GB/s in L1/L2. Prefetch 4 KiB ahead
 //        at every size: 107 -> 125 GB/s in L3, +5% from DRAM, -2% in L1/L2, and a caller's small

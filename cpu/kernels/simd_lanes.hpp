@@ -129,8 +129,8 @@ double sum_f64(const float* x, std::size_t n) {
         [](const float* p, std::size_t count) { return Isa::load_first_widened(p, count); });
 }
 
-// Kahan in every lane of every accumulator. The seed article's version stopped one vector early and
-// returned the lanes' sums without their compensations; here nothing a lane recovered is dropped:
+// Kahan in every lane of every accumulator. Nothing a lane recovered is dropped (returning the lanes'
+// sums without their compensations would lose it, tests/cpu_accuracy_test.cpp shows how much):
 // the accumulators' (sum, compensation) pairs are folded into one pair with TwoSum, whose error term
 // is exact, and that pair's lanes go into one scalar Neumaier sum.
 template <class Isa, class Policy>

@@ -1,4 +1,4 @@
-// Seed 000's ladder of block reductions, one kernel per step, each a small change of the one before
+// The classic ladder of block reductions, one kernel per step, each a small change of the one before
 // (diff two neighbours to see the step). Every kernel sums one block's share of in[0..n) into
 // block_sums[blockIdx.x]; ladder_sum.cu launches them until one value remains. Steps 1-8 take the
 // block size at run time, 9-12 as a template parameter; the tree steps need a power of two.
@@ -116,7 +116,7 @@ __global__ void first_add_during_load(const float* in, std::size_t n, float* blo
     if (t == 0) block_sums[blockIdx.x] = partial[0];
 }
 
-// The last six halvings, within the first warp: no block barrier, only the warp's own. The seed's
+// The last six halvings, within the first warp: no block barrier, only the warp's own. The textbook
 // `volatile` version without __syncwarp races on Volta and later (independent thread scheduling).
 __device__ inline void warp_sum_unrolled(float* partial, unsigned t) {
 #pragma unroll

@@ -69,12 +69,13 @@ struct SinglePassPolicy {
     static constexpr LoadHint kLoad = Load;
 };
 
-// The policy each registered backend uses (gpu/PERFORMANCE.md, "Single pass", has the sweep). 256
+// The policy each registered backend uses (gpu/PERFORMANCE.md, "cuda/single-pass", has the sweep). 256
 // threads x 4 loads: 64 B in flight per thread, 128 KiB per SM at full occupancy, several times what
 // HBM's latency x bandwidth needs per SM; 256-thread blocks keep the small-n grid fine-grained (one
 // block per 16 KiB) and the last block's combine short. Programmatic dependent launch: in a stream
 // of calls the next call's loads overlap this call's tail, 4.1 -> 3.0 us per call at 2^16 on the
-// H200; contiguous tiles per block (even share): 4520 -> 4585 GB/s at 2^30 (2026-11-22 sweep).
+// H200; contiguous tiles per block (even share): 4520 -> 4585 GB/s at 2^30
+// (results/tuning/single_pass_sweep_h200.txt).
 template <class Acc>
 struct SinglePassTuning {
     using Policy = SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::even_share>;

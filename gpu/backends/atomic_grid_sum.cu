@@ -1,4 +1,4 @@
-// Seed 004's grid reduction: each block sums its grid-stride share in a shared-memory tree, then adds
+// A one-launch grid reduction: each block sums its grid-stride share in a shared-memory tree, then adds
 // it to the result with one atomicAdd. One launch, but the order in which block sums arrive (and so
 // the rounding) changes from run to run.
 #include <memory>

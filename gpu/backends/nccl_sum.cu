@@ -1,4 +1,4 @@
-// nccl/sum: each GPU reduces its shard with the single-pass kernel (gpu/single_pass.cuh) in double
+// nccl/sum: each GPU reduces its shard with the single-pass kernel (gpu/agents/single_pass.cuh) in double
 // (SinglePass<PlainSum<double>>, cuda/single-pass-f64's kernel) into a device partial, and one
 // ncclAllReduce of the double partials (ncclSum) combines them. Double, not float then widened: the
 // partial is then already what the all-reduce adds, with no extra conversion, and at the speed of

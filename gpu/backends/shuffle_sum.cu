@@ -1,4 +1,4 @@
-// Seed 002's hand-written reduction, written right: a grid-stride loop of wide loads, warp shuffles,
+// A hand-written two-launch reduction: a grid-stride loop of wide loads, warp shuffles,
 // one shared slot per warp, then a second launch over the block sums. The accumulator is a policy,
 // so the float, double and Kahan backends are one kernel.
 #include <memory>

@@ -1,5 +1,5 @@
 // cuda/single-pass: one launch per call, the last block to finish combines the block states
-// (gpu/single_pass.cuh). The accumulator is a policy, so the float, double and Kahan backends are
+// (gpu/agents/single_pass.cuh). The accumulator is a policy, so the float, double and Kahan backends are
 // one kernel, as for cuda/shuffle.
 #include <memory>
 
