@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -95,7 +96,11 @@ TEST(CpuElementTypes, DoubleInputWhereTheSumKeepsItsPrecision) {
         EXPECT_TRUE(backend->takes(ElementType::f32)) << name;
         EXPECT_EQ(backend->traits_for(ElementType::f64).accumulator, accumulator) << name;
     }
-    EXPECT_FALSE(find_backend("cpu/serial/accumulate-f32")->takes(ElementType::f64));
+    const Backend& float_only = *find_backend("cpu/serial/accumulate-f32");
+    EXPECT_FALSE(float_only.takes(ElementType::f64));
+    // The harness never prepares a backend with a type it does not declare; a caller that does is told.
+    const std::vector<double> doubles(5, 1.0);
+    EXPECT_THROW(float_only.prepare(std::span<const double>(doubles), {}), std::logic_error);
     EXPECT_EQ(find_backend("cpu/serial/kahan")->traits_for(ElementType::f32).accumulator, Accumulator::compensated_f32);
 }
 
