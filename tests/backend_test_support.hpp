@@ -1,18 +1,24 @@
 // What the tests over every registered backend share: how GoogleTest names and prints a backend,
-// and data on which every correct summation order is exact.
+// the element types a backend is tested on, data on which every correct summation order is exact,
+// and the exact sum and error of a result in either element type.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 #include <ostream>
 #include <random>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/backend.hpp"
 #include "bench/device_api.hpp"
 #include "gpu/runtime/cuda_api.hpp"
+#include "bench/element_type.hpp"
+#include "bench/exact_sum.hpp"
 
 namespace shootout {
 
@@ -27,18 +33,68 @@ inline std::string backend_test_name(const ::testing::TestParamInfo<const Backen
     return name;
 }
 
-// Integers in [-magnitude, magnitude]: while n * magnitude < 2^24 every partial sum of any order is
-// an integer exact in float, so every correct algorithm, float or not, returns the exact sum, and a
-// skipped, repeated or misread element changes it.
-inline std::vector<float> small_integers(std::size_t n, int magnitude, unsigned seed) {
+// Calls f(std::type_identity<T>{}) with the C++ type T of each element type the backend declares,
+// failures inside naming the type: a backend is tested on every type it takes.
+template <class F>
+void for_each_element_type(const Backend& backend, F&& f) {
+    for (ElementType type : backend.element_types) {
+        SCOPED_TRACE(std::string("element type ") + std::string(to_string(type)));
+        if (type == ElementType::f64) f(std::type_identity<double>{});
+        else f(std::type_identity<float>{});
+    }
+}
+
+// Integers in [-magnitude, magnitude]: while n * magnitude < 2^24 (2^53 for doubles) every partial
+// sum of any order is an integer exact in T, so every correct algorithm, float or not, returns the
+// exact sum, and a skipped, repeated or misread element changes it.
+template <class T = float>
+std::vector<T> small_integers(std::size_t n, int magnitude, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> value(-magnitude, magnitude);
-    std::vector<float> v(n);
-    for (float& x : v) x = static_cast<float>(value(rng));
+    std::vector<T> v(n);
+    for (T& x : v) x = static_cast<T>(value(rng));
     return v;
 }
 
 // Why this build has no CUDA backends, or nullopt when it has them.
 inline std::optional<std::string> cuda_unbuilt() { return find_device_api(cuda::kDevice)->unbuilt; }
+// small_integers' largest magnitude for T at up to 2^20 elements: 8 for float; 2^30 for double,
+// where most of the integers are not floats, so a double read as or rounded to a float shows.
+template <class T>
+inline constexpr int kExactMagnitude = std::is_same_v<T, double> ? 1 << 30 : 8;
+
+// Uniform values in [0, 1) with T's full precision.
+template <class T>
+std::vector<T> uniform_values(std::size_t n, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<T> value(0, 1);
+    std::vector<T> v(n);
+    for (T& x : v) x = value(rng);
+    return v;
+}
+
+// S of the values, rounded only by round(): exact_sum for floats; doubles each added with
+// ExactAccumulator::add(double), which is exact.
+template <class T>
+ExactAccumulator exact_sum_of(std::span<const T> values) {
+    if constexpr (std::is_same_v<T, float>) {
+        return exact_sum(values);
+    } else {
+        ExactAccumulator sum;
+        for (T x : values) sum.add(x);
+        return sum;
+    }
+}
+template <class T>
+ExactAccumulator exact_sum_of(const std::vector<T>& values) {
+    return exact_sum_of(std::span<const T>(values));
+}
+
+// |result - S|, the difference computed exactly and rounded once.
+inline double absolute_error(double result, const ExactAccumulator& exact) {
+    ExactAccumulator difference = exact;
+    difference.add(-result);
+    return std::abs(difference.round());
+}
 
 }  // namespace shootout

@@ -42,7 +42,7 @@ TEST(CeilingRead, EveryCandidateAndLoopSumsTheInput) {
             const ExactAccumulator exact = exact_sum(x);
             double abs_sum = 0;
             for (const float v : x) abs_sum += std::abs(v);
-            const double bound = n == 0 ? 0 : bounds::float_any_order({.n = n, .abs_sum = abs_sum, .exact = exact.round(), .threads = threads});
+            const double bound = n == 0 ? 0 : bounds::any_order({.n = n, .abs_sum = abs_sum, .exact = exact.round(), .threads = threads}, bounds::kFloatU);
             for (const Candidate& candidate : every_candidate(threads))
                 for (std::size_t loop = 0; loop < read.loops(); ++loop) {
                     read.use(candidate, loop);

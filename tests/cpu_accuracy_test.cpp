@@ -1,16 +1,20 @@
-// Every CPU backend against the error bound its traits promise (tests/error_bounds.hpp), on 2^24
-// uniform floats, and against the reproducibility it declares, across runs and thread counts.
+// Every CPU backend against the error bound its traits promise for each element type it takes
+// (tests/error_bounds.hpp), on 2^24 uniform floats and 2^22 uniform doubles, and against the
+// reproducibility it declares, across runs and thread counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/backend.hpp"
-#include "tests/error_bounds.hpp"
 #include "bench/exact_sum.hpp"
 #include "bench/inputs.hpp"
+#include "tests/backend_test_support.hpp"
+#include "tests/error_bounds.hpp"
 
 namespace shootout {
 namespace {
@@ -29,108 +33,184 @@ std::vector<const Backend*> available_cpu_summing_backends() {
 
 constexpr int kThreadCounts[] = {1, 2, 3, 4, 7};
 
-// 2^24 uniform floats in [0, 1): all positive, so sum |x| = S.
+const Backend& backend(const char* name) {
+    const Backend* b = find_backend(name);
+    if (b == nullptr) throw std::logic_error(std::string(name) + " is not registered");
+    return *b;
+}
+
+template <class T>
+double sum_with(const Backend& b, std::span<const T> input, int threads) {
+    auto reduction = b.prepare(input, {.threads = threads});
+    reduction->run();
+    return reduction->result();
+}
+
+// Uniform values in [0, 1): all positive, so sum |x| = S. Floats from the harness's generator, 2^24
+// of them, where float accumulation's error bounds run out; doubles with all 53 bits random.
+template <class T>
+struct Uniform {
+    std::vector<T> data;
+    ExactAccumulator exact;
+
+    Uniform() {
+        if constexpr (std::is_same_v<T, float>) {
+            data.resize(std::size_t{1} << 24);
+            fill(data, Distribution::uniform, 7);
+        } else {
+            data = uniform_values<double>(std::size_t{1} << 22, 7);
+        }
+        exact = exact_sum_of(data);
+    }
+    std::span<const T> input() const { return data; }
+    Problem problem(int threads) const { return {data.size(), exact.round(), exact.round(), threads}; }
+    double error(const Backend& b, int threads) const { return absolute_error(sum_with(b, input(), threads), exact); }
+};
+
 class UniformInput : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        data_ = new std::vector<float>(std::size_t{1} << 24);
-        fill(*data_, Distribution::uniform, 7);
-        exact_ = exact_sum(*data_).round();
+        floats_ = new Uniform<float>;
+        doubles_ = new Uniform<double>;
     }
     static void TearDownTestSuite() {
-        delete data_;
-        data_ = nullptr;
+        delete floats_;
+        delete doubles_;
+        floats_ = nullptr;
+        doubles_ = nullptr;
+    }
+    template <class T>
+    static const Uniform<T>& uniform() {
+        if constexpr (std::is_same_v<T, double>) return *doubles_;
+        else return *floats_;
     }
 
-    static const Backend& backend(const char* name) {
-        const Backend* b = find_backend(name);
-        if (b == nullptr) throw std::logic_error(std::string(name) + " is not registered");
-        return *b;
-    }
-    static double sum_with(const Backend& b, int threads) {
-        auto reduction = b.prepare(*data_, {.threads = threads});
-        reduction->run();
-        return reduction->result();
-    }
-    static Problem problem(int threads) { return {data_->size(), exact_, exact_, threads}; }
-
-    static std::vector<float>* data_;
-    static double exact_;
+    static Uniform<float>* floats_;
+    static Uniform<double>* doubles_;
 };
-std::vector<float>* UniformInput::data_ = nullptr;
-double UniformInput::exact_ = 0;
+Uniform<float>* UniformInput::floats_ = nullptr;
+Uniform<double>* UniformInput::doubles_ = nullptr;
 
 TEST_F(UniformInput, EveryBackendIsWithinTheBoundOfItsTraitsAtEveryThreadCount) {
-    int checked = 0;
+    int checked = 0, checked_doubles = 0;
     for (const Backend* b : available_cpu_summing_backends()) {
-        for (int threads : kThreadCounts) {
-            if (!b->parallel && threads > 1) break;
-            const double bound = bounds::for_traits(b->traits, problem(threads)).value();
-            if (std::isinf(bound)) continue;  // the analysis says nothing at this size
-            ++checked;
-            EXPECT_LE(std::abs(sum_with(*b, threads) - exact_), bound)
-                << b->name << " with " << threads << " threads: outside the bound of accumulator "
-                << to_string(b->traits.accumulator) << ", order " << to_string(b->traits.order);
-        }
+        for_each_element_type(*b, [&]<class T>(std::type_identity<T>) {
+            const Uniform<T>& u = uniform<T>();
+            const Traits& traits = b->traits_for(element_type_of<T>);
+            for (int threads : kThreadCounts) {
+                if (!b->parallel && threads > 1) break;
+                const double bound = bounds::for_traits(traits, u.problem(threads)).value();
+                if (std::isinf(bound)) continue;  // the analysis says nothing at this size
+                ++(std::is_same_v<T, double> ? checked_doubles : checked);
+                EXPECT_LE(u.error(*b, threads), bound)
+                    << b->name << " with " << threads << " threads: outside the bound of accumulator "
+                    << to_string(traits.accumulator) << ", order " << to_string(traits.order);
+            }
+        });
     }
     EXPECT_GT(checked, 0);
+    EXPECT_GT(checked_doubles, 0);
 }
 
 TEST_F(UniformInput, ReproducibleBackendsGiveTheSameBitsOnEveryRun) {
     for (const Backend* b : available_cpu_summing_backends()) {
         if (b->traits.reproducibility == Reproducibility::none) continue;
-        const std::string& name = b->name;
-        for (int threads : {2, 3}) {
-            if (!b->parallel && threads > 2) break;
-            auto reduction = b->prepare(*data_, {.threads = threads});
-            reduction->run();
-            const double first = reduction->result();
-            for (int run = 0; run < 3; ++run) {
+        for_each_element_type(*b, [&]<class T>(std::type_identity<T>) {
+            for (int threads : {2, 3}) {
+                if (!b->parallel && threads > 2) break;
+                auto reduction = b->prepare(uniform<T>().input(), {.threads = threads});
                 reduction->run();
-                EXPECT_EQ(reduction->result(), first) << name << " with " << threads << " threads, run " << run;
+                const double first = reduction->result();
+                for (int run = 0; run < 3; ++run) {
+                    reduction->run();
+                    EXPECT_EQ(reduction->result(), first) << b->name << " with " << threads << " threads, run " << run;
+                }
             }
-        }
+        });
     }
 }
 
 TEST_F(UniformInput, BackendsReproducibleForAnyThreadCountGiveTheSameBitsForEach) {
     for (const Backend* b : available_cpu_summing_backends()) {
         if (b->traits.reproducibility != Reproducibility::any_thread_count || !b->parallel) continue;
-        const double one_thread = sum_with(*b, 1);
-        for (int threads : kThreadCounts) EXPECT_EQ(sum_with(*b, threads), one_thread) << b->name << ", " << threads << " threads";
+        for_each_element_type(*b, [&]<class T>(std::type_identity<T>) {
+            const double one_thread = sum_with(*b, uniform<T>().input(), 1);
+            for (int threads : kThreadCounts)
+                EXPECT_EQ(sum_with(*b, uniform<T>().input(), threads), one_thread) << b->name << ", " << threads << " threads";
+        });
     }
 }
 
-// 2048 alternating +1 and -1, then 2^20 + 1000 addends of 2^-30, from an odd offset. With an even
-// lane count every lane holds +k or -k when the tiny addends come, each below half an ulp of it: a
-// plain float sum drops them all, and Kahan lanes keep them in their compensations, which are not
-// zero at the end (a lane's share is no multiple of its ulp). Every partial sum is a multiple of
-// 2^-30 below 2^11 (41 bits), so double accumulation is exact; so is compensated float summation,
-// whose every lost part is a float it keeps; and S = (2^20 + 1000) 2^-30 is a float. A kernel that
-// drops its lanes' compensations at the end stays inside the bound above, since
-// the lanes cancel, but is off here by up to half an ulp of k per lane against a tiny S.
-TEST(TinyAddendsAfterCancellingLanes, DoubleAndCompensatedBackendsKeepEveryOne) {
-    constexpr std::size_t kSigned = 2048, kTiny = (std::size_t{1} << 20) + 1000;
-    std::vector<float> data(1 + kSigned + kTiny, 0x1p-30f);
-    for (std::size_t i = 0; i < kSigned; ++i) data[1 + i] = i % 2 ? -1.0f : 1.0f;
-    const std::span<const float> input(data.data() + 1, data.size() - 1);
-    const double exact = static_cast<double>(kTiny) * 0x1p-30;
-    ASSERT_EQ(exact_sum(input).round(), exact);
-    for (const Backend* b : available_cpu_summing_backends()) {
-        if (b->traits.accumulator == Accumulator::f32) continue;
-        auto reduction = b->prepare(input, {.threads = 3});
-        reduction->run();
-        EXPECT_EQ(reduction->result(), exact) << b->name;
+// Whether a sum keeps addends below half an ulp of its running total: a double total of floats, a
+// compensated sum, an exact one.
+bool keeps_tiny_addends(Accumulator accumulator, ElementType type) {
+    switch (accumulator) {
+        case Accumulator::f64: return type == ElementType::f32;
+        case Accumulator::compensated_f32:
+        case Accumulator::compensated_f64:
+        case Accumulator::exact: return true;
+        default: return false;
     }
+}
+
+// 2048 alternating +1 and -1, then 2^20 + 1000 addends of 2^-30 (2^-60 for doubles), from an odd
+// offset. With an even lane count every lane holds +k or -k when the tiny addends come, each below
+// half an ulp of it: a plain sum in the element type drops them all, and Kahan lanes keep them in
+// their compensations, which are not zero at the end (a lane's share is no multiple of its ulp).
+// For floats every partial sum is a multiple of 2^-30 below 2^11 (41 bits), so double accumulation
+// is exact; compensated summation in either type is exact too, as its every lost part is a value of
+// the type it keeps (a multiple of the tiny addend below 2^20 of them); and S = (2^20 + 1000) t is
+// exact in either type. A kernel that drops its lanes' compensations at the end (the seed
+// article's) stays inside the bound above, since the lanes cancel, but is off here by up to half an
+// ulp of k per lane against a tiny S.
+template <class T>
+void check_tiny_addends_after_cancelling_lanes() {
+    constexpr T kTinyAddend = std::is_same_v<T, double> ? 0x1p-60 : 0x1p-30f;
+    constexpr std::size_t kSigned = 2048, kTiny = (std::size_t{1} << 20) + 1000;
+    std::vector<T> data(1 + kSigned + kTiny, kTinyAddend);
+    for (std::size_t i = 0; i < kSigned; ++i) data[1 + i] = i % 2 ? T(-1) : T(1);
+    const std::span<const T> input(data.data() + 1, data.size() - 1);
+    const double exact = static_cast<double>(kTiny) * kTinyAddend;
+    ASSERT_EQ(exact_sum_of(input).round(), exact);
+    int checked = 0;
+    for (const Backend* b : available_cpu_summing_backends()) {
+        if (!b->takes(element_type_of<T>) || !keeps_tiny_addends(b->traits_for(element_type_of<T>).accumulator, element_type_of<T>)) continue;
+        ++checked;
+        EXPECT_EQ(sum_with(*b, input, 3), exact) << b->name;
+    }
+    EXPECT_GT(checked, 0);
+}
+
+TEST(TinyAddendsAfterCancellingLanes, DoubleAndCompensatedBackendsKeepEveryOneOfFloats) {
+    check_tiny_addends_after_cancelling_lanes<float>();
+}
+TEST(TinyAddendsAfterCancellingLanes, CompensatedBackendsKeepEveryOneOfDoubles) {
+    check_tiny_addends_after_cancelling_lanes<double>();
 }
 
 // The bounds can fail: a single running float total, and float lanes, break the tight ones by far.
 TEST_F(UniformInput, TheBoundsRejectFloatAccumulation) {
-    const double float_total = sum_with(backend("cpu/serial/accumulate-f32"), 1);
-    EXPECT_GT(std::abs(float_total - exact_), bounds::kahan_float(problem(1)));
-    EXPECT_GT(std::abs(float_total - exact_), bounds::pairwise_float(problem(1)));
-    const double float_lanes = sum_with(backend("cpu/serial/unrolled"), 1);
-    EXPECT_GT(std::abs(float_lanes - exact_), bounds::double_accumulation(problem(1)));
+    const Uniform<float>& u = uniform<float>();
+    const double float_total = u.error(backend("cpu/serial/accumulate-f32"), 1);
+    EXPECT_GT(float_total, bounds::kahan(u.problem(1), bounds::kFloatU));
+    EXPECT_GT(float_total, bounds::pairwise(u.problem(1), bounds::kFloatU));
+    const double float_lanes = u.error(backend("cpu/serial/unrolled"), 1);
+    EXPECT_GT(float_lanes, bounds::any_order(u.problem(1), bounds::kDoubleU));
+}
+
+// And in double: a running double total of doubles breaks compensated and pairwise summation's
+// bounds, and a result missing the largest element breaks every double bound.
+TEST_F(UniformInput, TheBoundsRejectADoubleRunningTotalAndAMissingElement) {
+    const Uniform<double>& u = uniform<double>();
+    const double double_total = u.error(backend("cpu/serial/accumulate-f64"), 1);
+    EXPECT_GT(double_total, bounds::kahan(u.problem(1), bounds::kDoubleU));
+    EXPECT_GT(double_total, bounds::pairwise(u.problem(1), bounds::kDoubleU));
+    const double largest = *std::max_element(u.data.begin(), u.data.end());
+    const double missing = absolute_error(u.exact.round() - largest, u.exact);
+    for (Accumulator accumulator : {Accumulator::f64, Accumulator::compensated_f64})
+        for (Order order : {Order::sequential, Order::lanes, Order::pairwise, Order::thread_chunks})
+            EXPECT_GT(missing, bounds::for_traits({.accumulator = accumulator, .order = order}, u.problem(4)).value())
+                << to_string(accumulator) << ", " << to_string(order);
 }
 
 }  // namespace

@@ -1,22 +1,33 @@
-// Error bounds from the error analysis of each way of summing, chosen by a backend's traits
-// (accumulator and order): the CPU and CUDA suites check every backend against the bound its traits
-// promise, so a new backend needs no entry here.
+// Error bounds from the error analysis of each way of summing, chosen by a backend's traits for the
+// element type it sums (accumulator and order): the CPU and CUDA suites check every backend against
+// the bound its traits promise, so a new backend needs no entry here.
 //
-// u is the unit roundoff of the arithmetic the sum is carried in: 2^-24 for float, 2^-53 for double.
-// gamma_k = k u / (1 - k u) bounds the relative error of k successive roundings (Higham, Accuracy and
-// Stability of Numerical Algorithms, 2nd ed., Lemma 3.1) while k u < 1; past that there is no a
-// priori bound, and gamma is infinite.
+// u is the unit roundoff of the arithmetic the sum is carried in: 2^-24 for float, 2^-53 for double
+// (the accumulator's type, not the input's: floats are exact in double, and no accumulator is
+// narrower than the input it takes). gamma_k = k u / (1 - k u) bounds the relative error of k
+// successive roundings (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Lemma 3.1)
+// while k u < 1; past that there is no a priori bound, and gamma is infinite.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
 
 #include "bench/backend.hpp"
 
 namespace shootout::bounds {
 
 inline constexpr double kFloatU = 0x1p-24, kDoubleU = 0x1p-53;
+
+// The unit roundoff of T's arithmetic.
+template <class T>
+inline constexpr double kUnitRoundoff = std::is_same_v<T, double> ? kDoubleU : kFloatU;
+
+// The unit roundoff of the additions an accumulator makes.
+inline double unit_roundoff(Accumulator accumulator) {
+    return accumulator == Accumulator::f32 || accumulator == Accumulator::compensated_f32 ? kFloatU : kDoubleU;
+}
 
 inline double gamma(double k, double u) { return k * u < 1 ? k * u / (1 - k * u) : INFINITY; }
 
@@ -27,37 +38,40 @@ struct Problem {
     int threads;
 };
 
-// Every float is exact in double, and any order of n - 1 double additions errs by at most
-// gamma_{n-1} sum |x| (Higham eq. 4.4 holds for every summation order). The result stays a double.
-inline double double_accumulation(const Problem& p) { return gamma(static_cast<double>(p.n - 1), kDoubleU) * p.abs_sum; }
+// Any order of n - 1 additions with unit roundoff u: gamma_{n-1} sum |x| (Higham eq. 4.4 holds for
+// every summation order). Floats summed in double are exact in it, so this is double accumulation's
+// bound for either element type; the result stays a double.
+inline double any_order(const Problem& p, double u) { return gamma(static_cast<double>(p.n - 1), u) * p.abs_sum; }
 
-// Kahan in float, and Neumaier's variant, whose bound is the same or better (Higham, section 4.3):
-// |E| <= (2u + O(n u^2)) sum |x| (Higham eq. 4.8; Goldberg, "What every computer
-// scientist should know about floating-point arithmetic", 1991, Theorem 8). Neither source states the
-// O() term's constant: we take it as 2, i.e. 2 n u^2 sum |x| (2u at n = 2^24). Plus u |S| for the
-// final rounding of sum + compensation to float (compensated.hpp: sum + compensation ~ total).
-inline double kahan_float(const Problem& p) {
+// Kahan, and Neumaier's variant, whose bound is the same or better (Higham, section 4.3), with the
+// sum and compensation in a type of unit roundoff u: |E| <= (2u + O(n u^2)) sum |x| (Higham eq. 4.8;
+// Goldberg, "What every computer scientist should know about floating-point arithmetic", 1991,
+// Theorem 8). Neither source states the O() term's constant: we take it as 2, i.e. 2 n u^2 sum |x|
+// (2u at n = u^-1). Plus u |S| for the final rounding of sum + compensation (compensated.hpp: sum +
+// compensation ~ total).
+inline double kahan(const Problem& p, double u) {
     const double n = static_cast<double>(p.n);
-    return kFloatU * std::abs(p.exact) + (2 * kFloatU + 2 * n * kFloatU * kFloatU) * p.abs_sum;
+    return u * std::abs(p.exact) + (2 * u + 2 * n * u * u) * p.abs_sum;
 }
 
 // The SIMD Kahan kernels: Kahan in each lane over at most n elements (the bound above, with n for
 // n / lanes), then the lanes' (sum, compensation) pairs combined: on x86 and NEON (simd_lanes.hpp)
 // the accumulators' pairs folded into one by TwoSum (exact) with their compensations, each
-// O(u sum |x|), added in float, then one Neumaier sum over that pair's 2 x (at most 16) lanes; on SVE
-// one Neumaier sum over the 2 x (at most 512: 8 accumulators of SVE's longest, 2048-bit vectors) lane
-// sums and compensations. Both are inside gamma_{1023}^2 sum |x|, the bound of one Neumaier sum over
-// up to 1024 values (Neumaier's sum is Ogita, Rump and Oishi's Sum2: SIAM J. Sci. Comput. 26(6),
-// 2005, Prop. 4.5).
-inline double kahan_lanes_float(const Problem& p) { return kahan_float(p) + std::pow(gamma(1023, kFloatU), 2) * p.abs_sum; }
+// O(u sum |x|), added in the same type, then one Neumaier sum over that pair's 2 x (at most 16)
+// lanes; on SVE one Neumaier sum over the 2 x (at most 512: 8 accumulators of SVE's longest,
+// 2048-bit vectors) lane sums and compensations. Both are inside gamma_{1023}^2 sum |x|, the bound
+// of one Neumaier sum over up to 1024 values (Neumaier's sum is Ogita, Rump and Oishi's Sum2: SIAM
+// J. Sci. Comput. 26(6), 2005, Prop. 4.5).
+inline double kahan_lanes(const Problem& p, double u) { return kahan(p, u) + std::pow(gamma(1023, u), 2) * p.abs_sum; }
 
-// Blocked pairwise (cpu/serial/pairwise): an element goes through at most 25 roundings inside its
-// block of <= 128 (15 accumulator additions, 3 combining the 8 accumulators, 7 remainder additions)
-// and one per halving above it; halves are rounded down to multiples of 8, which can add one level.
-// Higham eq. 4.6 in its blocked form: |E| <= gamma_D sum |x|, D = 25 + ceil(log2(n / 128)) + 1.
-inline double pairwise_float(const Problem& p) {
+// Blocked pairwise (cpu/serial/pairwise) in a type of unit roundoff u: an element goes through at
+// most 25 roundings inside its block of <= 128 (15 accumulator additions, 3 combining the 8
+// accumulators, 7 remainder additions) and one per halving above it; halves are rounded down to
+// multiples of 8, which can add one level. Higham eq. 4.6 in its blocked form: |E| <= gamma_D sum
+// |x|, D = 25 + ceil(log2(n / 128)) + 1.
+inline double pairwise(const Problem& p, double u) {
     const double levels = p.n > 128 ? std::ceil(std::log2(static_cast<double>(p.n) / 128)) + 1 : 0;
-    return gamma(25 + levels, kFloatU) * p.abs_sum;
+    return gamma(25 + levels, u) * p.abs_sum;
 }
 
 // OpenMP's reduction clause, static schedule: each thread adds its ceil(n / T) elements in order
@@ -69,28 +83,22 @@ inline double openmp_float_chunks(const Problem& p) {
     return gamma(per_thread + p.threads, kFloatU) * p.abs_sum;
 }
 
-// Any order of n - 1 float additions: gamma_{n-1} sum |x| (Higham eq. 4.4 holds for every order).
-inline double float_any_order(const Problem& p) { return gamma(static_cast<double>(p.n - 1), kFloatU) * p.abs_sum; }
-
 // The exact sum rounded once to double: at most half an ulp of S.
 inline double exact_rounded_once(const Problem& p) { return kDoubleU * std::abs(p.exact); }
 
-// The bound a backend's traits promise on this problem; nullopt where they promise none (a copy) and
-// infinity where the analysis says nothing at this size.
+// The bound a backend's traits for one element type (Backend::traits_for) promise on this problem;
+// nullopt where they promise none (a copy) and infinity where the analysis says nothing at this size.
 inline std::optional<double> for_traits(const Traits& traits, const Problem& p) {
+    const double u = unit_roundoff(traits.accumulator);
     switch (traits.accumulator) {
         case Accumulator::none: return std::nullopt;
         case Accumulator::exact: return exact_rounded_once(p);
-        case Accumulator::f64:
-        case Accumulator::compensated_f64: return double_accumulation(p);
         case Accumulator::compensated_f32:
-            return traits.order == Order::sequential ? kahan_float(p) : kahan_lanes_float(p);
+        case Accumulator::compensated_f64: return traits.order == Order::sequential ? kahan(p, u) : kahan_lanes(p, u);
         case Accumulator::f32:
-            switch (traits.order) {
-                case Order::pairwise: return pairwise_float(p);
-                case Order::thread_chunks: return openmp_float_chunks(p);
-                default: return float_any_order(p);
-            }
+            if (traits.order == Order::thread_chunks) return openmp_float_chunks(p);
+            [[fallthrough]];
+        case Accumulator::f64: return traits.order == Order::pairwise ? pairwise(p, u) : any_order(p, u);
     }
     return std::nullopt;
 }

@@ -1,5 +1,6 @@
-// Every CPU backend reads its own copy of the input (cpu/parallel/placed_input.hpp), each part copied, and so
-// first touched and placed on its NUMA node, by the thread that reads that part.
+// Every CPU backend reads its own copy of the input (cpu/parallel/placed_input.hpp), of every element
+// type it takes, each part copied, and so first touched and placed on its NUMA node, by the thread
+// that reads that part.
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 #include "bench/backend.hpp"
 #include "tests/backend_test_support.hpp"
@@ -26,15 +28,15 @@ namespace shootout {
 namespace {
 
 struct Copied {
-    std::span<const float> chunk;
+    Elements chunk;
     int cpu;
 };
 
 // Prepares backend on input, recording each part's copy through the placement hook.
 class ObservedPrepare {
 public:
-    ObservedPrepare(const Backend& backend, std::span<const float> input, int threads) {
-        placement_observer() = [this](int part, std::span<const float> chunk) {
+    ObservedPrepare(const Backend& backend, Elements input, int threads) {
+        placement_observer() = [this](int part, Elements chunk) {
             const std::lock_guard lock(mutex_);
             copies.emplace_back(part, Copied{chunk, sched_getcpu()});
         };
@@ -76,22 +78,27 @@ class EveryCpuBackendPlacement : public ::testing::TestWithParam<const Backend*>
 TEST_P(EveryCpuBackendPlacement, EachPartIsCopiedOnceIntoTheMemoryARunReads) {
     const Backend& backend = *GetParam();
     const int threads = backend.parallel ? 3 : 1;
-    const auto data = small_integers(100003, 8, 2);
-    const ObservedPrepare prepared(backend, data, threads);
-    const std::span<const float> copy = prepared.reduction->host_input();
-    ASSERT_EQ(copy.size(), data.size());
-    EXPECT_NE(copy.data(), data.data()) << "a backend reads its own copy";
-    EXPECT_TRUE(std::equal(copy.begin(), copy.end(), data.begin()));
-    std::map<int, std::span<const float>> chunks;
-    for (const auto& [part, copied] : prepared.copies) EXPECT_TRUE(chunks.emplace(part, copied.chunk).second) << "part " << part << " copied twice";
-    ASSERT_EQ(chunks.size(), static_cast<std::size_t>(threads));
-    for (int part = 0; part < threads; ++part) {
-        const auto expected = static_chunk(copy, part, threads);
-        EXPECT_EQ(chunks[part].data(), expected.data()) << "part " << part;
-        EXPECT_EQ(chunks[part].size(), expected.size()) << "part " << part;
-    }
-    prepared.reduction->run();
-    EXPECT_EQ(prepared.reduction->result(), exact_sum(data).round());
+    for_each_element_type(backend, [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(100003, kExactMagnitude<T>, 2);
+        const ObservedPrepare prepared(backend, std::span<const T>(data), threads);
+        const Elements host_input = prepared.reduction->host_input();
+        ASSERT_EQ(host_input.type(), element_type_of<T>);
+        const std::span<const T> copy = host_input.as<T>();
+        ASSERT_EQ(copy.size(), data.size());
+        EXPECT_NE(copy.data(), data.data()) << "a backend reads its own copy";
+        EXPECT_TRUE(std::equal(copy.begin(), copy.end(), data.begin()));
+        std::map<int, Elements> chunks;
+        for (const auto& [part, copied] : prepared.copies) EXPECT_TRUE(chunks.emplace(part, copied.chunk).second) << "part " << part << " copied twice";
+        ASSERT_EQ(chunks.size(), static_cast<std::size_t>(threads));
+        for (int part = 0; part < threads; ++part) {
+            const auto expected = static_chunk(copy, part, threads);
+            EXPECT_EQ(chunks[part].type(), element_type_of<T>) << "part " << part;
+            EXPECT_EQ(chunks[part].data(), expected.data()) << "part " << part;
+            EXPECT_EQ(chunks[part].size(), expected.size()) << "part " << part;
+        }
+        prepared.reduction->run();
+        EXPECT_EQ(prepared.reduction->result(), exact_sum_of(data).round());
+    });
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryCpuBackendPlacement, ::testing::ValuesIn(available_cpu_backends()), backend_test_name);
@@ -110,7 +117,7 @@ TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
     for (int part = 0; part < threads; ++part) EXPECT_EQ(read_on[part], cpus[part]) << "part " << part << " read";
     const auto data = small_integers(1 << 20, 8, 3);
     for (const char* name : {"cpu/pool/simd", "cpu/baseline/read"}) {
-        const ObservedPrepare prepared(*find_backend(name), data, threads);
+        const ObservedPrepare prepared(*find_backend(name), std::span<const float>(data), threads);
         ASSERT_EQ(prepared.copies.size(), static_cast<std::size_t>(threads)) << name;
         for (const auto& [part, copied] : prepared.copies) EXPECT_EQ(copied.cpu, cpus[part]) << name << " part " << part << " copied";
     }
@@ -119,22 +126,26 @@ TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
 TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
     if (!transparent_huge_pages_enabled())
         GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
-    const auto data = small_integers(1 << 21, 8, 4);
-    for (const Backend* backend : available_cpu_backends()) {
-        const auto reduction = backend->prepare(data, {.threads = 2});
-        reduction->run();
-        EXPECT_EQ(page_backing(reduction->host_input().data()), PageBacking::huge) << backend->name;
-    }
+    for (const Backend* backend : available_cpu_backends())
+        for_each_element_type(*backend, [&]<class T>(std::type_identity<T>) {
+            const auto data = small_integers<T>(1 << 21, 8, 4);
+            const auto reduction = backend->prepare(std::span<const T>(data), {.threads = 2});
+            reduction->run();
+            EXPECT_EQ(page_backing(reduction->host_input().data()), PageBacking::huge) << backend->name;
+        });
 }
 
 TEST(Placement, ACopyKeepsItsInputsOffsetInAPage) {
-    const auto data = small_integers(5000, 8, 5);
     const auto page_offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kSmallPage; };
-    for (std::size_t shift : {0u, 1u, 3u}) {
-        const std::span<const float> input(data.data() + shift, 4000);
-        const auto reduction = find_backend("cpu/pool/simd")->prepare(input, {.threads = 2});
-        EXPECT_EQ(page_offset(reduction->host_input().data()), page_offset(input.data())) << "shift " << shift;
-    }
+    const Backend& pool = *find_backend("cpu/pool/simd");
+    for_each_element_type(pool, [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(5000, 8, 5);
+        for (std::size_t shift : {0u, 1u, 3u}) {
+            const std::span<const T> input(data.data() + shift, 4000);
+            const auto reduction = pool.prepare(input, {.threads = 2});
+            EXPECT_EQ(page_offset(reduction->host_input().data()), page_offset(input.data())) << "shift " << shift;
+        }
+    });
 }
 
 // run_shared: every unit of a shared supply is done once, and no part starts after the call

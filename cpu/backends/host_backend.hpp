@@ -1,11 +1,13 @@
 // Builders for CPU backends: one function of the whole input on the calling thread, or a parallel
-// Reduction made for a thread count. Every CPU backend reads its own PlacedInput (placed_input.hpp).
+// Reduction made for a thread count, for each element type a backend takes. Every CPU backend reads
+// its own placed copy of the input (placed_input.hpp).
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "bench/backend.hpp"
 #include "cpu/parallel/placed_input.hpp"
@@ -24,13 +26,22 @@ inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role:
 
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
+// f(input.as<T>()) for the one of T, Rest... that input holds. The harness prepares a backend only
+// with a type it declares: input of none of them is a bug, and the last as<T>() throws saying so.
+template <class T, class... Rest, class F>
+auto with_element_type(Elements input, F&& f) {
+    if constexpr (sizeof...(Rest) > 0)
+        if (input.type() != element_type_of<T>) return with_element_type<Rest...>(input, f);
+    return f(input.as<T>());
+}
+
 // A sum that owns the placed copy it reads, and passes on sum's configuration() where it has one.
-template <class Sum>
+template <class T, class Sum>
 struct PlacedSum {
-    PlacedInput input;
+    PlacedInputOf<T> input;
     Sum sum;
 
-    auto operator()(std::span<const float> x) { return sum(x); }
+    auto operator()(std::span<const T> x) { return sum(x); }
     std::string configuration() const
         requires requires(const Sum& s) { s.configuration(); }
     {
@@ -39,35 +50,54 @@ struct PlacedSum {
 };
 
 // A Reduction whose run() is sum(its copy of the input).
-template <class Sum>
-std::unique_ptr<Reduction> make_placed_reduction(PlacedInput input, Sum sum) {
-    const std::span<const float> copy = input.span();  // the copy's memory stays put when its owner moves
-    return make_host_reduction(copy, PlacedSum<Sum>{std::move(input), std::move(sum)});
+template <class T, class Sum>
+std::unique_ptr<Reduction> make_placed_reduction(PlacedInputOf<T> input, Sum sum) {
+    const std::span<const T> copy = input.span();  // the copy's memory stays put when its owner moves
+    return make_host_reduction(copy, PlacedSum<T, Sum>{std::move(input), std::move(sum)});
 }
 
 // One thread: the input copied, and so placed, by the thread that calls run().
-template <class Sum>
-std::unique_ptr<Reduction> make_serial_reduction(std::span<const float> input, Sum sum) {
-    return make_placed_reduction(PlacedInput(input, 1, [](auto& copy_part) { copy_part(0); }), std::move(sum));
+template <class T, class Sum>
+std::unique_ptr<Reduction> make_serial_reduction(std::span<const T> input, Sum sum) {
+    return make_placed_reduction(PlacedInputOf<T>(input, 1, [](auto& copy_part) { copy_part(0); }), std::move(sum));
 }
 
-template <class Result>
-Backend serial_backend(std::string name, std::string description, Traits traits,
-                       Result (*sum)(const float*, std::size_t), UnavailableReason unavailable_reason = {}) {
+// A backend that sums on the calling thread with sum(const E*, n) for input of each element type E
+// it takes, T and Rest (the C++ types of Backend::element_types; float32 alone unless named): one
+// function of a float array, or a generic lambda over the types named.
+template <class T = float, class... Rest, class Sum>
+Backend serial_backend(std::string name, std::string description, Traits traits, Sum sum,
+                       UnavailableReason unavailable_reason = {}) {
     return {
         .name = std::move(name),
         .device = Device::cpu,
         .description = std::move(description),
         .traits = traits,
+        .element_types = {element_type_of<T>, element_type_of<Rest>...},
         .unavailable_reason = std::move(unavailable_reason),
-        .prepare = [sum](std::span<const float> input, const PrepareOptions&) {
-            return make_serial_reduction(input, [sum](std::span<const float> x) { return sum(x.data(), x.size()); });
+        .prepare = [sum](Elements input, const PrepareOptions&) {
+            return with_element_type<T, Rest...>(input, [&](auto typed) {
+                return make_serial_reduction(typed, [sum](auto x) { return sum(x.data(), x.size()); });
+            });
         },
     };
 }
 
-// make(input, threads) returns the prepared std::unique_ptr<Reduction>.
-template <class MakeReduction>
+// serial_backend for float and double input, summed in the element type: `of_floats` are the traits
+// of float input; double input's are the same with the accumulator's double counterpart (f32 -> f64,
+// compensated_f32 -> compensated_f64).
+template <class Sum>
+Backend serial_backend_in_element_type(std::string name, std::string description, Traits of_floats, Sum sum) {
+    Backend backend = serial_backend<float, double>(std::move(name), std::move(description), of_floats, std::move(sum));
+    Traits of_doubles = of_floats;
+    of_doubles.accumulator = of_floats.accumulator == Accumulator::compensated_f32 ? Accumulator::compensated_f64 : Accumulator::f64;
+    backend.traits_by_type = {{ElementType::f64, of_doubles}};
+    return backend;
+}
+
+// make(std::span<const E> input, threads) returns the prepared std::unique_ptr<Reduction>, for
+// input of each element type E the backend takes: T and Rest, as for serial_backend.
+template <class T = float, class... Rest, class MakeReduction>
 Backend parallel_backend(std::string name, std::string description, Traits traits, MakeReduction make,
                          UnavailableReason unavailable_reason = {}) {
     return {
@@ -76,9 +106,10 @@ Backend parallel_backend(std::string name, std::string description, Traits trait
         .description = std::move(description),
         .parallel = true,
         .traits = traits,
+        .element_types = {element_type_of<T>, element_type_of<Rest>...},
         .unavailable_reason = std::move(unavailable_reason),
-        .prepare = [make](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return make(input, options.threads);
+        .prepare = [make](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return with_element_type<T, Rest...>(input, [&](auto typed) { return make(typed, options.threads); });
         },
     };
 }

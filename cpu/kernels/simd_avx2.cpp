@@ -44,6 +44,11 @@ struct Avx2 {
         const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
         return _mm256_cvtps_pd(_mm_maskload_ps(p, _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count)), lane)));
     }
+    static Doubles load_doubles(const double* p) { return _mm256_loadu_pd(p); }
+    static Doubles load_first_doubles(const double* p, std::size_t count) {
+        const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+        return _mm256_maskload_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(count)), lane));
+    }
 
     static Floats zero_where_not_finite(Floats t, Floats v) {
         const Floats magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), t);
@@ -108,6 +113,7 @@ struct Avx2Policy {
 float sum_avx2_f32(const float* x, std::size_t n) { return sum_f32<Avx2, Avx2Policy>(x, n); }
 float sum_avx2_kahan(const float* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const float* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
+double sum_avx2_f64(const double* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

@@ -33,6 +33,10 @@ struct Avx512 {
     static Doubles load_first_widened(const float* p, std::size_t count) {
         return widen(_mm256_maskz_loadu_ps(static_cast<__mmask8>((1u << count) - 1), p));
     }
+    static Doubles load_doubles(const double* p) { return _mm512_loadu_pd(p); }
+    static Doubles load_first_doubles(const double* p, std::size_t count) {
+        return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << count) - 1), p);
+    }
 
     static Floats zero_where_not_finite(Floats t, Floats v) {
         return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(_mm512_abs_ps(t), _mm512_set1_ps(__builtin_inff()), _CMP_LT_OQ), v);
@@ -108,6 +112,7 @@ float sum_avx512_f32(const float* x, std::size_t n) { return sum_f32<Avx512, Avx
 float sum_avx512_f32_prefetched(const float* x, std::size_t n) { return sum_f32_prefetched<Avx512, Avx512Policy>(x, n); }
 float sum_avx512_kahan(const float* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
+double sum_avx512_f64(const double* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

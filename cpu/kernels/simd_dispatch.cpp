@@ -13,8 +13,8 @@ namespace {
 
 // acc[j] takes every kNth element: independent chains the compiler may put in vector registers
 // without reassociating anything, so the result does not depend on the compiler's choices.
-template <class Accumulator>
-Accumulator sum_unrolled(const float* x, std::size_t n) {
+template <class Accumulator, class T>
+Accumulator sum_unrolled(const T* x, std::size_t n) {
     constexpr std::size_t k = kUnrolledAccumulators;
     Accumulator acc[k] = {};
     std::size_t i = 0;
@@ -30,6 +30,7 @@ Accumulator sum_unrolled(const float* x, std::size_t n) {
 
 float sum_unrolled_f32(const float* x, std::size_t n) { return sum_unrolled<float>(x, n); }
 double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<double>(x, n); }
+double sum_unrolled_f64(const double* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum) {
     // A digit takes at most 2 additions per float: normalized every 2^20 floats, far below 2^31.
@@ -90,14 +91,15 @@ std::optional<std::string> sve_unavailable() { return "not an aarch64 build"; }
 const Best& best() {
     static const Best chosen = [] {
 #if defined(__x86_64__)
-        if (!avx512_unavailable()) return Best{"avx512", sum_avx512_f32, sum_avx512_f64, accumulate_avx512_exact, sum_avx512_f32_prefetched};
-        if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64, accumulate_avx2_exact};
+        if (!avx512_unavailable())
+            return Best{"avx512", sum_avx512_f32, sum_avx512_f64, sum_avx512_f64, accumulate_avx512_exact, sum_avx512_f32_prefetched};
+        if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, accumulate_avx2_exact};
 #elif defined(__aarch64__)
         // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.
-        if (!sve_unavailable()) return Best{"sve", sum_sve_f32, sum_sve_f64, accumulate_exact_scalar};
-        if (!neon_unavailable()) return Best{"neon", sum_neon_f32, sum_neon_f64, accumulate_exact_scalar};
+        if (!sve_unavailable()) return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, accumulate_exact_scalar};
+        if (!neon_unavailable()) return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, accumulate_exact_scalar};
 #endif
-        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, accumulate_exact_scalar};
+        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, sum_unrolled_f64, accumulate_exact_scalar};
     }();
     return chosen;
 }

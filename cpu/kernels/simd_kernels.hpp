@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace shootout::exact {
 struct Sum;  // exact/exact_accumulator.hpp
@@ -20,6 +21,7 @@ namespace shootout::simd {
 
 using SumToFloat = float (*)(const float* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
+using SumDoublesToDouble = double (*)(const double* x, std::size_t n);
 using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum& sum);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
@@ -38,11 +40,16 @@ float sum_avx512_kahan(const float* x, std::size_t n);
 float sum_neon_kahan(const float* x, std::size_t n);
 float sum_sve_kahan(const float* x, std::size_t n);
 
-// Each float widened to double before it is added: double lanes, several independent accumulators.
+// Double lanes, several independent accumulators: each float widened to double before it is added,
+// or doubles as they are.
 double sum_avx2_f64(const float* x, std::size_t n);
 double sum_avx512_f64(const float* x, std::size_t n);
 double sum_neon_f64(const float* x, std::size_t n);
 double sum_sve_f64(const float* x, std::size_t n);
+double sum_avx2_f64(const double* x, std::size_t n);
+double sum_avx512_f64(const double* x, std::size_t n);
+double sum_neon_f64(const double* x, std::size_t n);
+double sum_sve_f64(const double* x, std::size_t n);
 
 // Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
 // (simd_exact.hpp); leaves its digits normalized.
@@ -54,6 +61,7 @@ void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum);
 inline constexpr std::size_t kUnrolledAccumulators = 16;
 float sum_unrolled_f32(const float* x, std::size_t n);
 double sum_unrolled_f64(const float* x, std::size_t n);
+double sum_unrolled_f64(const double* x, std::size_t n);
 // One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
 // normalized.
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum);
@@ -74,10 +82,18 @@ struct Best {
     const char* isa;  // "avx512", "avx2", "sve", "neon" or "portable"
     SumToFloat sum_f32;
     SumToDouble sum_f64;
+    SumDoublesToDouble sum_f64_doubles;
     AccumulateExact accumulate_exact;
     // The same float lanes in another loop (the same bits), for the read ceiling to time against
     // sum_f32; nullptr where there is none.
     SumToFloat sum_f32_prefetched = nullptr;
+
+    // The double-lane kernel for input of T: sum_f64 for floats, sum_f64_doubles for doubles.
+    template <class T>
+    auto sum_f64_of() const {
+        if constexpr (std::is_same_v<T, double>) return sum_f64_doubles;
+        else return sum_f64;
+    }
 };
 const Best& best();
 

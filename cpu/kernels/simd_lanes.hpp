@@ -11,8 +11,8 @@
 // Every kernel:
 //   - runs Loop::accumulators independent vector chains over full blocks, so the add latency is hidden,
 //   - then takes the rest one vector at a time into accumulator 0, the last vector with a masked load
-//     that reads only the remaining floats and fills the other lanes with +0 (no scalar tail, no read
-//     past the end; NEON, which has no masked load, copies them into a zeroed vector),
+//     that reads only the remaining elements and fills the other lanes with +0 (no scalar tail, no
+//     read past the end; NEON, which has no masked load, copies them into a zeroed vector),
 //   - uses unaligned loads throughout: any start address works.
 #pragma once
 
@@ -57,26 +57,26 @@ template <class Isa, class Scalar, class Vector>
     return tree_sum(lane, [](Scalar a, Scalar b) { return a + b; });
 }
 
-// Applies step(accumulator, vector) over x[0, n), L.accumulators vectors at a time; the rest one
-// vector at a time into accumulator 0, the last one masked. Load(p) and LoadFirst(p, count) read one
-// vector; count < lanes.
+// Applies step(accumulator, vector) over x[0, n) (floats or doubles), L.accumulators vectors at a
+// time; the rest one vector at a time into accumulator 0, the last one masked. Load(p) and
+// LoadFirst(p, count) read one vector; count < lanes.
 //
 // With L.prefetch_bytes, a range of at least L.prefetch_from_bytes also prefetches, each block, the
 // block that far ahead, as long as that lies inside x. It pays only where a kernel spends several
 // instructions per cache line streaming from DRAM, and costs wherever the range is cached: see the
 // policies and cpu/PERFORMANCE.md.
-template <std::size_t Lanes, Loop L, class Load, class LoadFirst, class Step>
-[[gnu::always_inline]] inline void for_each_vector(const float* x, std::size_t n, Load load, LoadFirst load_first,
+template <std::size_t Lanes, Loop L, class T, class Load, class LoadFirst, class Step>
+[[gnu::always_inline]] inline void for_each_vector(const T* x, std::size_t n, Load load, LoadFirst load_first,
                                                    Step step) {
-    constexpr std::size_t block = Lanes * L.accumulators, line = 64 / sizeof(float);
+    constexpr std::size_t block = Lanes * L.accumulators, line = 64 / sizeof(T);
     auto add_block = [&](std::size_t i) {
 #pragma GCC unroll 32
         for (int a = 0; a < L.accumulators; ++a) step(a, load(x + i + a * Lanes));
     };
     std::size_t i = 0;
     if constexpr (L.prefetch_bytes > 0) {
-        constexpr std::size_t ahead = L.prefetch_bytes / sizeof(float);
-        if (n * sizeof(float) >= L.prefetch_from_bytes)
+        constexpr std::size_t ahead = L.prefetch_bytes / sizeof(T);
+        if (n * sizeof(T) >= L.prefetch_from_bytes)
             for (; i + ahead + block <= n; i += block) {
 #pragma GCC unroll 32
                 for (std::size_t l = 0; l < block; l += line) __builtin_prefetch(x + i + ahead + l, 0, 3);
@@ -88,11 +88,11 @@ template <std::size_t Lanes, Loop L, class Load, class LoadFirst, class Step>
     if (i < n) step(0, load_first(x + i, n - i));
 }
 
-// Plain lanes: L.accumulators vectors of Scalar (float lanes, or floats widened into double lanes).
-// With Alternate, odd accumulators add through Isa::fma_add (x * 1 + acc: the same rounding, the
-// same bits), so that the adds share the add and the FMA units.
-template <class Isa, class Scalar, Loop L, bool Alternate, class Load, class LoadFirst>
-[[gnu::always_inline]] inline Scalar sum_lanes(const float* x, std::size_t n, Load load, LoadFirst load_first) {
+// Plain lanes: L.accumulators vectors of Scalar (float lanes, floats widened into double lanes, or
+// double lanes). With Alternate, odd accumulators add through Isa::fma_add (x * 1 + acc: the same
+// rounding, the same bits), so that the adds share the add and the FMA units.
+template <class Isa, class Scalar, Loop L, bool Alternate, class T, class Load, class LoadFirst>
+[[gnu::always_inline]] inline Scalar sum_lanes(const T* x, std::size_t n, Load load, LoadFirst load_first) {
     using Vector = decltype(load(x));
     constexpr std::size_t lanes = sizeof(Vector) / sizeof(Scalar);
     Vector acc[L.accumulators];
@@ -122,11 +122,21 @@ float sum_f32_prefetched(const float* x, std::size_t n) {
     return sum_lanes<Isa, float, Policy::f32_prefetched, false>(x, n, load<Isa>, load_first<Isa>);
 }
 
+// Each float widened into a double lane.
 template <class Isa, class Policy>
 double sum_f64(const float* x, std::size_t n) {
     return sum_lanes<Isa, double, Policy::f64, Policy::f64_alternates_fma>(
         x, n, [](const float* p) { return Isa::load_widened(p); },
         [](const float* p, std::size_t count) { return Isa::load_first_widened(p, count); });
+}
+
+// Doubles as they are, in double lanes: one load and one add per vector, as in sum_f32, so the
+// policy's f32 loop and plain adds (not yet tuned on double input).
+template <class Isa, class Policy>
+double sum_f64(const double* x, std::size_t n) {
+    return sum_lanes<Isa, double, Policy::f32, false>(
+        x, n, [](const double* p) { return Isa::load_doubles(p); },
+        [](const double* p, std::size_t count) { return Isa::load_first_doubles(p, count); });
 }
 
 // Kahan in every lane of every accumulator. Nothing a lane recovered is dropped (returning the lanes'

@@ -3,6 +3,8 @@
 // only (cpu/CMakeLists.txt).
 #include <arm_neon.h>
 
+#include <array>
+
 #include "cpu/kernels/simd_kernels.hpp"
 #include "cpu/kernels/simd_lanes.hpp"
 
@@ -21,18 +23,20 @@ struct Neon {
 
     static Floats load(const float* p) { return vld1q_f32(p); }
     static Doubles load_widened(const float* p) { return vcvt_f64_f32(vld1_f32(p)); }
-    // NEON has no masked load: the last count (< lanes) floats are copied into a zeroed vector, so
-    // nothing past the end is read. Once per call, after the vector loop.
-    static Floats load_first(const float* p, std::size_t count) {
-        float lane[4] = {};
+    static Doubles load_doubles(const double* p) { return vld1q_f64(p); }
+    // NEON has no masked load: the last count (< Lanes) values are copied into a zeroed array, then
+    // loaded, so nothing past the end is read. Once per call, after the vector loop.
+    template <std::size_t Lanes, class T>
+    static std::array<T, Lanes> first(const T* p, std::size_t count) {
+        std::array<T, Lanes> lane{};
         for (std::size_t i = 0; i < count; ++i) lane[i] = p[i];
-        return vld1q_f32(lane);
+        return lane;
     }
+    static Floats load_first(const float* p, std::size_t count) { return vld1q_f32(first<4>(p, count).data()); }
     static Doubles load_first_widened(const float* p, std::size_t count) {
-        float lane[2] = {};
-        for (std::size_t i = 0; i < count; ++i) lane[i] = p[i];
-        return vcvt_f64_f32(vld1_f32(lane));
+        return vcvt_f64_f32(vld1_f32(first<2>(p, count).data()));
     }
+    static Doubles load_first_doubles(const double* p, std::size_t count) { return vld1q_f64(first<2>(p, count).data()); }
 
     // vcaltq: |t| < |inf|, false for infinities and NaN.
     static Floats zero_where_not_finite(Floats t, Floats v) {
@@ -64,5 +68,6 @@ struct NeonPolicy {
 float sum_neon_f32(const float* x, std::size_t n) { return sum_f32<Neon, NeonPolicy>(x, n); }
 float sum_neon_kahan(const float* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
 double sum_neon_f64(const float* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
+double sum_neon_f64(const double* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
 
 }  // namespace shootout::simd

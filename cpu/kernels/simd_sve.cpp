@@ -9,7 +9,7 @@
 //   - 8 independent vector chains over full blocks of 8 vectors (the add latency hidden), each block
 //     prefetching the one 4 KiB ahead, as on x86,
 //   - then the rest one vector at a time into accumulator 0 under a whilelt predicate: the last
-//     vector's load reads only the remaining floats, the inactive lanes are left as they are (no
+//     vector's load reads only the remaining elements, the inactive lanes are left as they are (no
 //     scalar tail, no read past the end),
 //   - the 8 chains added as a tree, then the lanes: FADDV, a pairwise tree fixed by the vector
 //     length (so a result depends on it, as on x86 on AVX2 versus AVX-512: Order::lanes); Kahan's
@@ -27,9 +27,10 @@ namespace {
 
 constexpr std::size_t kPrefetchBytes = 4096;
 
-// Prefetches the block of `block` floats kPrefetchBytes past x[i], when it lies inside x[0, n).
-[[gnu::always_inline]] inline void prefetch_ahead(const float* x, std::size_t i, std::size_t block, std::size_t n) {
-    constexpr std::size_t ahead = kPrefetchBytes / sizeof(float), line = 64 / sizeof(float);
+// Prefetches the block of `block` elements kPrefetchBytes past x[i], when it lies inside x[0, n).
+template <class T>
+[[gnu::always_inline]] inline void prefetch_ahead(const T* x, std::size_t i, std::size_t block, std::size_t n) {
+    constexpr std::size_t ahead = kPrefetchBytes / sizeof(T), line = 64 / sizeof(T);
     if (i + ahead + block <= n)
         for (std::size_t l = 0; l < block; l += line) __builtin_prefetch(x + i + ahead + l, 0, 3);
 }
@@ -66,7 +67,7 @@ constexpr std::size_t kPrefetchBytes = 4096;
 }
 
 // What differs between the float and the double chains: the lanes a vector holds, its predicates,
-// and how floats are loaded into it (as they are, or widened).
+// and how elements are loaded into it (floats as they are or widened, doubles as they are).
 struct FloatLanes {
     using Vector = svfloat32_t;
     static std::size_t count() { return svcntw(); }
@@ -83,18 +84,19 @@ struct DoubleLanes {
     static svbool_t first(std::size_t i, std::size_t n) { return svwhilelt_b64_u64(i, n); }
     static Vector zero() { return svdup_n_f64(0); }
     static Vector load(svbool_t pg, const float* p) { return load_widened(pg, p); }
+    static Vector load(svbool_t pg, const double* p) { return svld1_f64(pg, p); }
 };
 
 // 8 chains over full blocks, the rest into chain 0 under a whilelt predicate, then the tree.
-template <class Lanes>
-[[gnu::always_inline]] inline auto sum_chains(const float* x, std::size_t n) {
+template <class Lanes, class T>
+[[gnu::always_inline]] inline auto sum_chains(const T* x, std::size_t n) {
     const svbool_t all = Lanes::all();
     const std::size_t lanes = Lanes::count(), block = 8 * lanes;
     typename Lanes::Vector a0 = Lanes::zero(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     std::size_t i = 0;
     for (; i + block <= n; i += block) {
         prefetch_ahead(x, i, block, n);
-        const float* p = x + i;
+        const T* p = x + i;
         a0 = svadd_x(all, a0, Lanes::load(all, p));
         a1 = svadd_x(all, a1, Lanes::load(all, p + lanes));
         a2 = svadd_x(all, a2, Lanes::load(all, p + 2 * lanes));
@@ -120,6 +122,8 @@ std::size_t sve_vector_bits() { return svcntb() * 8; }
 float sum_sve_f32(const float* x, std::size_t n) { return sum_chains<FloatLanes>(x, n); }
 
 double sum_sve_f64(const float* x, std::size_t n) { return sum_chains<DoubleLanes>(x, n); }
+
+double sum_sve_f64(const double* x, std::size_t n) { return sum_chains<DoubleLanes>(x, n); }
 
 // Kahan in every lane of every accumulator; every lane's (sum, compensation) pair then goes into one
 // scalar Neumaier sum, as in simd_lanes.hpp's sum_kahan.

@@ -25,6 +25,8 @@ float sum_avx2_kahan(const float*, std::size_t) { not_built("sum_avx2_kahan"); }
 float sum_avx512_kahan(const float*, std::size_t) { not_built("sum_avx512_kahan"); }
 double sum_avx2_f64(const float*, std::size_t) { not_built("sum_avx2_f64"); }
 double sum_avx512_f64(const float*, std::size_t) { not_built("sum_avx512_f64"); }
+double sum_avx2_f64(const double*, std::size_t) { not_built("sum_avx2_f64"); }
+double sum_avx512_f64(const double*, std::size_t) { not_built("sum_avx512_f64"); }
 void accumulate_avx2_exact(const float*, std::size_t, exact::Sum&) { not_built("accumulate_avx2_exact"); }
 void accumulate_avx512_exact(const float*, std::size_t, exact::Sum&) { not_built("accumulate_avx512_exact"); }
 #endif
@@ -36,6 +38,8 @@ float sum_neon_kahan(const float*, std::size_t) { not_built("sum_neon_kahan"); }
 float sum_sve_kahan(const float*, std::size_t) { not_built("sum_sve_kahan"); }
 double sum_neon_f64(const float*, std::size_t) { not_built("sum_neon_f64"); }
 double sum_sve_f64(const float*, std::size_t) { not_built("sum_sve_f64"); }
+double sum_neon_f64(const double*, std::size_t) { not_built("sum_neon_f64"); }
+double sum_sve_f64(const double*, std::size_t) { not_built("sum_sve_f64"); }
 std::size_t sve_vector_bits() { not_built("sve_vector_bits"); }
 #endif
 

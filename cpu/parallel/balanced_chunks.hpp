@@ -40,28 +40,31 @@ public:
     ThreadPool& pool() { return pool_; }
     int parts() const { return pool_.size(); }
 
-    static std::size_t chunk_floats(std::span<const float> x, int part, int parts) {
-        constexpr std::size_t line = 64 / sizeof(float), least = ChunkPolicy::min_chunk_bytes / sizeof(float);
-        const std::size_t floats = static_chunk(x, part, parts).size();
+    // The elements in each chunk of part `part`: whole cache lines, at least min_chunk_bytes.
+    template <class T>
+    static std::size_t chunk_elements(std::span<const T> x, int part, int parts) {
+        constexpr std::size_t line = 64 / sizeof(T), least = ChunkPolicy::min_chunk_bytes / sizeof(T);
+        const std::size_t elements = static_chunk(x, part, parts).size();
         constexpr std::size_t per_part = ChunkPolicy::chunks_per_part * line;
-        return std::max(least, (floats + per_part - 1) / per_part * line);
+        return std::max(least, (elements + per_part - 1) / per_part * line);
     }
-    static std::size_t chunks(std::span<const float> x, int part, int parts) {
-        const std::size_t floats = static_chunk(x, part, parts).size(), each = chunk_floats(x, part, parts);
-        return (floats + each - 1) / each;
+    template <class T>
+    static std::size_t chunks(std::span<const T> x, int part, int parts) {
+        const std::size_t elements = static_chunk(x, part, parts).size(), each = chunk_elements(x, part, parts);
+        return (elements + each - 1) / each;
     }
 
     // Calls visit(thread, part, chunk, piece) exactly once for every chunk of every part of x, on
     // the pool's threads (thread 0 the caller); returns when all have returned. visit must not throw.
-    template <class Visit>
-    void for_each_chunk(std::span<const float> x, Visit&& visit) {
+    template <class T, class Visit>
+    void for_each_chunk(std::span<const T> x, Visit&& visit) {
         const int parts = pool_.size();
         for (Cursor& cursor : cursors_) cursor.next.store(0, std::memory_order_relaxed);
         auto read = [&](int self) {
             for (int k = 0; k < parts; ++k) {  // its own part first
                 const int part = (self + k) % parts;
-                const std::span<const float> range = static_chunk(x, part, parts);
-                const std::size_t each = chunk_floats(x, part, parts), count = chunks(x, part, parts);
+                const std::span<const T> range = static_chunk(x, part, parts);
+                const std::size_t each = chunk_elements(x, part, parts), count = chunks(x, part, parts);
                 std::atomic<std::size_t>& next = cursors_[static_cast<std::size_t>(part)].next;
                 if (next.load(std::memory_order_relaxed) >= count) continue;  // a look costs less than a claim
                 for (std::size_t chunk; (chunk = next.fetch_add(1, std::memory_order_relaxed)) < count;)
@@ -89,9 +92,9 @@ public:
     ThreadPool& pool() { return chunks_.pool(); }
     int parts() const { return chunks_.parts(); }
 
-    template <class KernelResult>
-    double operator()(std::span<const float> x, KernelResult (*kernel)(const float*, std::size_t)) {
-        chunks_.for_each_chunk(x, [&](int, int part, std::size_t chunk, std::span<const float> piece) {
+    template <class T, class KernelResult>
+    double operator()(std::span<const T> x, KernelResult (*kernel)(const T*, std::size_t)) {
+        chunks_.for_each_chunk(x, [&](int, int part, std::size_t chunk, std::span<const T> piece) {
             slot(part, chunk) = kernel(piece.data(), piece.size());
         });
         double total = 0;
@@ -110,12 +113,12 @@ private:
 
 // A Reduction that sums its placed copy with ChunkedSum on `threads` pinned pool threads: part k of
 // the copy is copied in prepare by the thread that reads it first.
-template <class KernelResult>
-std::unique_ptr<Reduction> make_chunked_reduction(std::span<const float> input, int threads,
-                                                  KernelResult (*kernel)(const float*, std::size_t)) {
+template <class T, class KernelResult>
+std::unique_ptr<Reduction> make_chunked_reduction(std::span<const T> input, int threads,
+                                                  KernelResult (*kernel)(const T*, std::size_t)) {
     auto sum = std::make_unique<ChunkedSum>(threads);
-    PlacedInput placed(input, threads, [&](auto& copy_part) { sum->pool().run(copy_part); });
-    return make_placed_reduction(std::move(placed), [sum = std::move(sum), kernel](std::span<const float> x) {
+    PlacedInputOf<T> placed(input, threads, [&](auto& copy_part) { sum->pool().run(copy_part); });
+    return make_placed_reduction(std::move(placed), [sum = std::move(sum), kernel](std::span<const T> x) {
         return (*sum)(x, kernel);
     });
 }

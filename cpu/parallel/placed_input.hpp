@@ -15,6 +15,7 @@
 #include <string>
 
 #include "bench/backend.hpp"
+#include "bench/element_type.hpp"
 #include "bench/host_memory.hpp"
 #include "cpu/parallel/static_chunks.hpp"
 #include "bench/system_info.hpp"
@@ -23,19 +24,21 @@ namespace shootout {
 
 // Test hook: when set, called on the copying thread right after each part is copied, with the part
 // and its chunk of the copy. Set it only while no backend is being prepared.
-using PlacementObserver = std::function<void(int part, std::span<const float> chunk)>;
+using PlacementObserver = std::function<void(int part, Elements chunk)>;
 inline PlacementObserver& placement_observer() {
     static PlacementObserver observer;
     return observer;
 }
 
-class PlacedInput {
+// The copy of an input of element type T (float or double).
+template <class T>
+class PlacedInputOf {
 public:
     // run_parts(task) calls task(part) once for every part in [0, parts), each on the thread that
     // reads static_chunk(input, part, parts) when the backend runs; task copies that chunk. Throws
     // ResourceExhausted when the copy does not fit in the memory left.
     template <class RunParts>
-    PlacedInput(std::span<const float> input, int parts, RunParts&& run_parts) {
+    PlacedInputOf(std::span<const T> input, int parts, RunParts&& run_parts) {
         if (input.empty()) return;
         // The copy starts as far into a 4 KiB page as the input does: the harness's page-aligned input
         // stays page-aligned, and a test's deliberately unaligned one stays unaligned.
@@ -45,22 +48,25 @@ public:
             throw ResourceExhausted("no memory left for this backend's copy of the input (" +
                                     std::to_string(input.size_bytes() >> 20) + " MiB)");
         memory_ = HugePageRegion(offset + input.size_bytes());
-        float* copy = reinterpret_cast<float*>(memory_.data() + offset);
+        T* copy = reinterpret_cast<T*>(memory_.data() + offset);
         auto copy_part = [&](int part) {
-            const std::span<const float> chunk = static_chunk(input, part, parts);
-            float* to = copy + (chunk.data() - input.data());
+            const std::span<const T> chunk = static_chunk(input, part, parts);
+            T* to = copy + (chunk.data() - input.data());
             if (!chunk.empty()) std::memcpy(to, chunk.data(), chunk.size_bytes());
-            if (placement_observer()) placement_observer()(part, {to, chunk.size()});
+            if (placement_observer()) placement_observer()(part, std::span<const T>(to, chunk.size()));
         };
         run_parts(copy_part);
         copy_ = {copy, input.size()};
     }
 
-    std::span<const float> span() const { return copy_; }
+    std::span<const T> span() const { return copy_; }
 
 private:
     HugePageRegion memory_;
-    std::span<const float> copy_;
+    std::span<const T> copy_;
 };
+
+// The float copy, as every float-only backend names it.
+using PlacedInput = PlacedInputOf<float>;
 
 }  // namespace shootout
