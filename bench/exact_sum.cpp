@@ -13,6 +13,8 @@ namespace {
 constexpr int kFloatBias = 150;         // float = m * 2^(e - 150), e the biased exponent (1 for subnormals)
 constexpr int kLowestBit = -1074;       // the accumulator's lowest bit is 2^-1074, the smallest double
 constexpr std::size_t kChunk = 1u << 30;  // floats per bin pass: far below the 2^39 that overflow a bin
+// Doubles per normalize(): each adds at most once to a digit, a part below 2^32.
+constexpr std::size_t kDoublesPerNormalize = 1u << 20;
 }  // namespace
 
 void ExactAccumulator::add_scaled(std::uint64_t magnitude, bool negative, int bit) {
@@ -53,7 +55,7 @@ void ExactAccumulator::add(std::span<const float> values) {
     }
 }
 
-void ExactAccumulator::add_exponent_bins(std::span<const std::int64_t, kExponentBins> bins) {
+void ExactAccumulator::add_exponent_bins(const std::array<std::int64_t, kExponentBins>& bins) {
     for (int e = 1; e < 255; ++e) {
         const std::int64_t bin = bins[e];
         if (bin == 0) continue;
@@ -63,16 +65,24 @@ void ExactAccumulator::add_exponent_bins(std::span<const std::int64_t, kExponent
     normalize();
 }
 
-void ExactAccumulator::add(double value) {
-    if (std::isnan(value)) { saw_nan_ = true; return; }
-    if (std::isinf(value)) { (value < 0 ? saw_neg_inf_ : saw_pos_inf_) = true; return; }
-    const auto bits = std::bit_cast<std::uint64_t>(value);
-    const int exponent = static_cast<int>((bits >> 52) & 0x7ffu);
-    const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (exponent ? std::uint64_t{1} << 52 : 0);
-    // double = mantissa * 2^(max(exponent, 1) - 1075)
-    add_scaled(mantissa, bits >> 63, std::max(exponent, 1) - 1075 - kLowestBit);
+void ExactAccumulator::add(std::span<const double> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double value = values[i];
+        if (std::isnan(value)) saw_nan_ = true;
+        else if (std::isinf(value)) (value < 0 ? saw_neg_inf_ : saw_pos_inf_) = true;
+        else {
+            const auto bits = std::bit_cast<std::uint64_t>(value);
+            const int exponent = static_cast<int>((bits >> 52) & 0x7ffu);
+            const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (exponent ? std::uint64_t{1} << 52 : 0);
+            // double = mantissa * 2^(max(exponent, 1) - 1075)
+            add_scaled(mantissa, bits >> 63, std::max(exponent, 1) - 1075 - kLowestBit);
+        }
+        if ((i + 1) % kDoublesPerNormalize == 0) normalize();
+    }
     normalize();
 }
+
+void ExactAccumulator::add(double value) { add(std::span<const double>(&value, 1)); }
 
 ExactAccumulator& ExactAccumulator::operator+=(const ExactAccumulator& other) {
     for (int i = 0; i < kDigits; ++i) digits_[i] += other.digits_[i];
@@ -136,7 +146,10 @@ double ExactAccumulator::round() const {
     return negative ? -value : value;
 }
 
-ExactAccumulator exact_sum(std::span<const float> values) {
+namespace {
+
+template <class T>
+ExactAccumulator exact_sum_of(std::span<const T> values) {
     constexpr std::size_t kPerThreadMinimum = 1u << 22;
     const std::size_t threads = std::clamp<std::size_t>(values.size() / kPerThreadMinimum, 1,
                                                         std::max(1u, std::thread::hardware_concurrency()));
@@ -154,16 +167,25 @@ ExactAccumulator exact_sum(std::span<const float> values) {
     return partial[0];
 }
 
+}  // namespace
+
+ExactAccumulator exact_sum(Elements values) {
+    return values.visit([](auto typed) { return exact_sum_of(typed); });
+}
+
 double relative_error(double result, const ExactAccumulator& exact) {
     if (exact.saw_non_finite()) return std::numeric_limits<double>::quiet_NaN();
-    // Finite floats have a finite exact sum (2^40 of FLT_MAX is far inside the double range), so a
-    // result that is not finite is infinitely wrong, not an input problem that nan would report.
-    if (!std::isfinite(result)) return std::numeric_limits<double>::infinity();
+    const double s = exact.round();
+    // A finite input whose exact sum rounds past DBL_MAX (doubles only: 2^40 of FLT_MAX is far inside
+    // the double range) has that infinity as its correctly rounded sum. Any other result that is not
+    // finite is infinitely wrong, not an input problem that nan would report.
+    if (!std::isfinite(result)) return result == s ? 0.0 : std::numeric_limits<double>::infinity();
     ExactAccumulator difference = exact;
     difference.add(-result);
     const double error = std::abs(difference.round());
-    const double s = std::abs(exact.round());
-    return s == 0 ? error : error / s;
+    // |S| past DBL_MAX: divided by DBL_MAX instead, which is below |S|; the error is then Inf unless S
+    // is within a few ulps of DBL_MAX.
+    return s == 0 ? error : error / std::min(std::abs(s), std::numeric_limits<double>::max());
 }
 
 }  // namespace shootout

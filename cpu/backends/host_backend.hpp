@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench/backend.hpp"
 #include "cpu/parallel/placed_input.hpp"
@@ -25,12 +26,12 @@ inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role:
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
 // A sum that owns the placed copy it reads, and passes on sum's configuration() where it has one.
-template <class Sum>
+template <class T, class Sum>
 struct PlacedSum {
     PlacedInput input;
     Sum sum;
 
-    auto operator()(std::span<const float> x) { return sum(x); }
+    auto operator()(std::span<const T> x) { return sum(x); }
     std::string configuration() const
         requires requires(const Sum& s) { s.configuration(); }
     {
@@ -38,17 +39,17 @@ struct PlacedSum {
     }
 };
 
-// A Reduction whose run() is sum(its copy of the input).
-template <class Sum>
+// A Reduction whose run() is sum(its copy of the input), a copy of T.
+template <class T = float, class Sum>
 std::unique_ptr<Reduction> make_placed_reduction(PlacedInput input, Sum sum) {
-    const std::span<const float> copy = input.span();  // the copy's memory stays put when its owner moves
-    return make_host_reduction(copy, PlacedSum<Sum>{std::move(input), std::move(sum)});
+    const std::span<const T> copy = input.span<T>();  // the copy's memory stays put when its owner moves
+    return make_host_reduction(copy, PlacedSum<T, Sum>{std::move(input), std::move(sum)});
 }
 
 // One thread: the input copied, and so placed, by the thread that calls run().
-template <class Sum>
-std::unique_ptr<Reduction> make_serial_reduction(std::span<const float> input, Sum sum) {
-    return make_placed_reduction(PlacedInput(input, 1, [](auto& copy_part) { copy_part(0); }), std::move(sum));
+template <class T, class Sum>
+std::unique_ptr<Reduction> make_serial_reduction(std::span<const T> input, Sum sum) {
+    return make_placed_reduction<T>(PlacedInput(input, 1, [](auto& copy_part) { copy_part(0); }), std::move(sum));
 }
 
 template <class Result>
@@ -62,6 +63,25 @@ Backend serial_backend(std::string name, std::string description, Traits traits,
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [sum](std::span<const float> input, const PrepareOptions&) {
             return make_serial_reduction(input, [sum](std::span<const float> x) { return sum(x.data(), x.size()); });
+        },
+    };
+}
+
+// A serial backend of several element types: sum(const T*, n) for each T of `types`.
+template <class Sum>
+Backend typed_serial_backend(std::string name, std::string description, Traits traits, std::vector<ElementType> types, Sum sum,
+                             UnavailableReason unavailable_reason = {}) {
+    return {
+        .name = std::move(name),
+        .device = Device::cpu,
+        .description = std::move(description),
+        .traits = traits,
+        .element_types = std::move(types),
+        .unavailable_reason = std::move(unavailable_reason),
+        .prepare = [sum](Elements input, const PrepareOptions&) {
+            return input.visit([sum]<class T>(std::span<const T> values) {
+                return make_serial_reduction(values, [sum](std::span<const T> x) { return sum(x.data(), x.size()); });
+            });
         },
     };
 }

@@ -40,27 +40,29 @@ public:
     ThreadPool& pool() { return pool_; }
     int parts() const { return pool_.size(); }
 
-    static std::size_t chunk_floats(std::span<const float> x, int part, int parts) {
-        constexpr std::size_t line = 64 / sizeof(float), least = ChunkPolicy::min_chunk_bytes / sizeof(float);
+    template <class T>
+    static std::size_t chunk_floats(std::span<const T> x, int part, int parts) {
+        constexpr std::size_t line = 64 / sizeof(T), least = ChunkPolicy::min_chunk_bytes / sizeof(T);
         const std::size_t floats = static_chunk(x, part, parts).size();
         constexpr std::size_t per_part = ChunkPolicy::chunks_per_part * line;
         return std::max(least, (floats + per_part - 1) / per_part * line);
     }
-    static std::size_t chunks(std::span<const float> x, int part, int parts) {
+    template <class T>
+    static std::size_t chunks(std::span<const T> x, int part, int parts) {
         const std::size_t floats = static_chunk(x, part, parts).size(), each = chunk_floats(x, part, parts);
         return (floats + each - 1) / each;
     }
 
     // Calls visit(thread, part, chunk, piece) exactly once for every chunk of every part of x, on
     // the pool's threads (thread 0 the caller); returns when all have returned. visit must not throw.
-    template <class Visit>
-    void for_each_chunk(std::span<const float> x, Visit&& visit) {
+    template <class T, class Visit>
+    void for_each_chunk(std::span<const T> x, Visit&& visit) {
         const int parts = pool_.size();
         for (Cursor& cursor : cursors_) cursor.next.store(0, std::memory_order_relaxed);
         auto read = [&](int self) {
             for (int k = 0; k < parts; ++k) {  // its own part first
                 const int part = (self + k) % parts;
-                const std::span<const float> range = static_chunk(x, part, parts);
+                const std::span<const T> range = static_chunk(x, part, parts);
                 const std::size_t each = chunk_floats(x, part, parts), count = chunks(x, part, parts);
                 std::atomic<std::size_t>& next = cursors_[static_cast<std::size_t>(part)].next;
                 if (next.load(std::memory_order_relaxed) >= count) continue;  // a look costs less than a claim

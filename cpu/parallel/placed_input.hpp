@@ -13,6 +13,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "bench/backend.hpp"
 #include "bench/host_memory.hpp"
@@ -23,7 +24,7 @@ namespace shootout {
 
 // Test hook: when set, called on the copying thread right after each part is copied, with the part
 // and its chunk of the copy. Set it only while no backend is being prepared.
-using PlacementObserver = std::function<void(int part, std::span<const float> chunk)>;
+using PlacementObserver = std::function<void(int part, Elements chunk)>;
 inline PlacementObserver& placement_observer() {
     static PlacementObserver observer;
     return observer;
@@ -34,8 +35,9 @@ public:
     // run_parts(task) calls task(part) once for every part in [0, parts), each on the thread that
     // reads static_chunk(input, part, parts) when the backend runs; task copies that chunk. Throws
     // ResourceExhausted when the copy does not fit in the memory left.
-    template <class RunParts>
-    PlacedInput(std::span<const float> input, int parts, RunParts&& run_parts) {
+    template <class T, class RunParts>
+    PlacedInput(std::span<const T> input, int parts, RunParts&& run_parts) {
+        copy_ = input;  // empty: nothing to copy
         if (input.empty()) return;
         // The copy starts as far into a 4 KiB page as the input does: the harness's page-aligned input
         // stays page-aligned, and a test's deliberately unaligned one stays unaligned.
@@ -45,22 +47,29 @@ public:
             throw ResourceExhausted("no memory left for this backend's copy of the input (" +
                                     std::to_string(input.size_bytes() >> 20) + " MiB)");
         memory_ = HugePageRegion(offset + input.size_bytes());
-        float* copy = reinterpret_cast<float*>(memory_.data() + offset);
+        T* copy = reinterpret_cast<T*>(memory_.data() + offset);
         auto copy_part = [&](int part) {
-            const std::span<const float> chunk = static_chunk(input, part, parts);
-            float* to = copy + (chunk.data() - input.data());
+            const std::span<const T> chunk = static_chunk(input, part, parts);
+            T* to = copy + (chunk.data() - input.data());
             if (!chunk.empty()) std::memcpy(to, chunk.data(), chunk.size_bytes());
-            if (placement_observer()) placement_observer()(part, {to, chunk.size()});
+            if (placement_observer()) placement_observer()(part, std::span<const T>(to, chunk.size()));
         };
         run_parts(copy_part);
-        copy_ = {copy, input.size()};
+        copy_ = std::span<const T>(copy, input.size());
     }
+    template <class T, class RunParts>
+    PlacedInput(std::span<T> input, int parts, RunParts&& run_parts)
+        : PlacedInput(std::span<const T>(input), parts, std::forward<RunParts>(run_parts)) {}
 
-    std::span<const float> span() const { return copy_; }
+    // The copy, of the input's element type.
+    template <class T = float>
+    std::span<const T> span() const {
+        return copy_.as<T>();
+    }
 
 private:
     HugePageRegion memory_;
-    std::span<const float> copy_;
+    Elements copy_;
 };
 
 }  // namespace shootout

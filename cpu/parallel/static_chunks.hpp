@@ -9,10 +9,11 @@
 
 namespace shootout {
 
-// Part `part` of `parts` nearly equal pieces of x. Boundaries fall on multiples of 16 floats from
+// Part `part` of `parts` nearly equal pieces of x. Boundaries fall on multiples of 64 bytes from
 // the start, so with a 64-byte aligned input no cache line is shared by two threads.
-inline std::span<const float> static_chunk(std::span<const float> x, int part, int parts) {
-    constexpr std::size_t kLine = 64 / sizeof(float);
+template <class T>
+std::span<const T> static_chunk(std::span<const T> x, int part, int parts) {
+    constexpr std::size_t kLine = 64 / sizeof(T);
     const std::size_t lines = (x.size() + kLine - 1) / kLine;
     const std::size_t begin = std::min(x.size(), lines * part / parts * kLine);
     const std::size_t end = std::min(x.size(), lines * (part + 1) / parts * kLine);

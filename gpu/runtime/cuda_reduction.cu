@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "bench/backend.hpp"
@@ -26,31 +27,38 @@ decltype(auto) naming_failures(const std::string& backend, F&& f) {
     }
 }
 
-template <class Result>
+// The spec's DeviceSum for n elements of T.
+template <class T, class Result>
+std::unique_ptr<DeviceSum<Result, T>> make_sum(const CudaBackendSpec<Result>& spec, std::size_t n) {
+    if constexpr (std::is_same_v<T, double>) return spec.make_f64(n);
+    else return spec.make(n);
+}
+
+template <class Result, class T>
 class CudaReduction final : public Reduction {
 public:
-    CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const float> input, const PrepareOptions& options)
+    CudaReduction(const CudaBackendSpec<Result>& spec, std::span<const T> input, const PrepareOptions& options)
         : spec_(spec),
           n_(input.size()),
           transfer_(options.include_transfer),
           copies_(input, !transfer_, spec.writes_input ? static_cast<std::size_t>(options.batch) : 1, stream_),
           out_(1) {
         if (spec.writes_input && !transfer_ && n_ > 0) {
-            pristine_ = DeviceBuffer<float>(n_);
+            pristine_ = DeviceBuffer<T>(n_);
             SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), copies_.first(), bytes(), cudaMemcpyDeviceToDevice, stream_));
         }
         if (transfer_) {
-            staging_ = PinnedBuffer<float>(n_);
+            staging_ = PinnedBuffer<T>(n_);
             if (n_ > 0) std::memcpy(staging_.get(), input.data(), bytes());
             host_out_ = PinnedBuffer<Result>(1);
         }
-        if (n_ > 0) sum_ = spec.make(n_);
+        if (n_ > 0) sum_ = make_sum<T>(spec, n_);
         SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
     std::optional<double> run() override {
         return naming_failures(spec_.name, [&] {
-            float* in = copies_.next();
+            T* in = copies_.next();
             SHOOTOUT_CUDA_CHECK(cudaEventRecord(start_, stream_));
             if (transfer_ && n_ > 0)
                 SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(in, staging_.get(), bytes(), cudaMemcpyHostToDevice, stream_));
@@ -72,7 +80,7 @@ public:
             if (transfer_) throw std::logic_error("a batch of timed transfers was asked for");
             SHOOTOUT_CUDA_CHECK(cudaEventRecord(start_, stream_));
             for (int call = 0; call < calls; ++call) {
-                float* in = copies_.next();
+                T* in = copies_.next();
                 if (n_ > 0) sum_->enqueue(in, out_.get(), stream_);
                 else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out_.get(), 0, sizeof(Result), stream_));
             }
@@ -97,7 +105,7 @@ public:
     }
 
 private:
-    std::size_t bytes() const { return n_ * sizeof(float); }
+    std::size_t bytes() const { return n_ * sizeof(T); }
 
     // In-place kernels overwrote the copies the last `calls` calls read: put the input back, stream-
     // ordered after the stop event and before the next start event, so never timed.
@@ -114,12 +122,12 @@ private:
     bool transfer_;
     Stream stream_;
     Event start_, stop_;
-    InputCopies copies_;
-    DeviceBuffer<float> pristine_;
+    InputCopies<T> copies_;
+    DeviceBuffer<T> pristine_;
     DeviceBuffer<Result> out_;
-    PinnedBuffer<float> staging_;
+    PinnedBuffer<T> staging_;
     PinnedBuffer<Result> host_out_;
-    std::unique_ptr<DeviceSum<Result>> sum_;
+    std::unique_ptr<DeviceSum<Result, T>> sum_;
 };
 
 }  // namespace
@@ -136,10 +144,13 @@ bool register_cuda_backend(CudaBackendSpec<Result> spec) {
         .supports_transfer = true,
         .batches = true,
         .traits = shared->traits,
+        .element_types = shared->make_f64 ? std::vector{ElementType::f32, ElementType::f64} : std::vector{ElementType::f32},
         .unavailable_reason = why_no_device,
-        .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+        .prepare = [shared](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return naming_failures(shared->name, [&] {
-                return std::make_unique<CudaReduction<Result>>(*shared, input, options);
+                return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
+                    return std::make_unique<CudaReduction<Result, T>>(*shared, values, options);
+                });
             });
         },
         .device_info = device_info,

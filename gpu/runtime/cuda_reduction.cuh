@@ -16,15 +16,16 @@
 namespace shootout::cuda {
 
 // One backend's device work for one input size, set up (temporary storage included) by its
-// constructor. Result is the type the kernels write: float, or double for double accumulators.
-template <class Result>
+// constructor. Result is the type the kernels write: float, or double for double accumulators; T is
+// the element type of the input.
+template <class Result, class T = float>
 class DeviceSum {
 public:
     virtual ~DeviceSum() = default;
 
     // Enqueues the reduction of in[0..n), n > 0 and in 16-byte aligned, into *out on `stream`.
     // Allocates nothing and does not synchronize, except where a library forces it (Thrust).
-    virtual void enqueue(float* in, Result* out, cudaStream_t stream) = 0;
+    virtual void enqueue(T* in, Result* out, cudaStream_t stream) = 0;
 
     // For a library that hands its sum to the host inside the call (thrust::reduce): that sum, which
     // then makes the copy of *out unnecessary.
@@ -41,6 +42,9 @@ struct CudaBackendSpec {
     bool writes_input = false;
     // Makes the DeviceSum for n > 0 elements; throws ResourceExhausted when its storage does not fit.
     std::function<std::unique_ptr<DeviceSum<Result>>(std::size_t n)> make;
+    // The same for n > 0 float64 elements, for a backend that takes them too; empty for one that
+    // takes float32 only.
+    std::function<std::unique_ptr<DeviceSum<Result, double>>(std::size_t n)> make_f64 = {};
 };
 
 // A kernel whose partition of the input and combining tree depend on n and the device alone.

@@ -45,41 +45,42 @@ private:
 // runs take them in turn: by the time a copy comes round again, the other copies have pushed it out
 // of L2, so no run reads a warm cache. At least min_count copies are made (a batch of in-place calls
 // needs one each). The copies are made on the backend's stream: a non-blocking stream does not wait
-// for copies on the legacy default stream.
+// for copies on the legacy default stream. T is the element type.
+template <class T>
 class InputCopies {
 public:
-    InputCopies(std::span<const float> input, bool rotate, std::size_t min_count, cudaStream_t stream)
+    InputCopies(std::span<const T> input, bool rotate, std::size_t min_count, cudaStream_t stream)
         : n_(input.size()), stride_((n_ + 63) / 64 * 64) {
-        const std::size_t copy_bytes = std::max<std::size_t>(stride_, 64) * sizeof(float);
+        const std::size_t copy_bytes = std::max<std::size_t>(stride_, 64) * sizeof(T);
         const std::size_t span_bytes = rules::kL2RotationFactor * device_properties().l2_bytes;
         count_ = rotate && copy_bytes < span_bytes ? (span_bytes + copy_bytes - 1) / copy_bytes : 1;
         count_ = std::max(count_, min_count);
-        data_ = DeviceBuffer<float>(stride_ * count_);
+        data_ = DeviceBuffer<T>(stride_ * count_);
         if (n_ == 0) return;
         SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(data_.get(), input.data(), input.size_bytes(), cudaMemcpyHostToDevice, stream));
         // Doubling: each copy call duplicates every copy made so far.
         for (std::size_t made = 1; made < count_;) {
             const std::size_t more = std::min(made, count_ - made);
-            SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(data_.get() + made * stride_, data_.get(), more * stride_ * sizeof(float),
+            SHOOTOUT_CUDA_CHECK(cudaMemcpyAsync(data_.get() + made * stride_, data_.get(), more * stride_ * sizeof(T),
                                                 cudaMemcpyDeviceToDevice, stream));
             made += more;
         }
         SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
 
-    const float* first() const { return data_.get(); }
+    const T* first() const { return data_.get(); }
 
-    float* next() {
-        float* copy = data_.get() + next_ * stride_;
+    T* next() {
+        T* copy = data_.get() + next_ * stride_;
         next_ = (next_ + 1) % count_;
         return copy;
     }
     // The copy next() returned `back` calls ago (1: the last one).
-    float* previous(std::size_t back) const { return data_.get() + (next_ + count_ - back % count_) % count_ * stride_; }
+    T* previous(std::size_t back) const { return data_.get() + (next_ + count_ - back % count_) % count_ * stride_; }
 
 private:
     std::size_t n_, stride_, count_ = 1, next_ = 0;
-    DeviceBuffer<float> data_;
+    DeviceBuffer<T> data_;
 };
 
 }  // namespace shootout::cuda

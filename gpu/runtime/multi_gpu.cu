@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/runtime/device.hpp"
@@ -40,15 +41,23 @@ const std::vector<ncclComm_t>& communicators(int gpus) {
     return c.comms;
 }
 
+// The spec's ShardSum for a shard of n elements of T.
+template <class T>
+std::unique_ptr<ShardSum<T>> make_shard_sum(const MultiGpuSpec& spec, std::size_t n) {
+    if constexpr (std::is_same_v<T, double>) return spec.make_f64(n);
+    else return spec.make(n);
+}
+
 // One GPU's stream, events, shard copies and ShardSum, all made on that GPU.
+template <class T>
 struct GpuPart {
-    GpuPart(int device, std::span<const float> shard, const MultiGpuSpec& spec)
-        : device(device), copies(shard, /*rotate=*/true, 1, stream), sum(spec.make(shard.size())) {}
+    GpuPart(int device, std::span<const T> shard, const MultiGpuSpec& spec)
+        : device(device), copies(shard, /*rotate=*/true, 1, stream), sum(make_shard_sum<T>(spec, shard.size())) {}
     int device;
     Stream stream;
     Event start, stop;
-    InputCopies copies;
-    std::unique_ptr<ShardSum> sum;
+    InputCopies<T> copies;
+    std::unique_ptr<ShardSum<T>> sum;
 };
 
 // The timing rule (results/README.md, "nccl/* rows"): with every GPU's stream idle, a start event
@@ -58,15 +67,16 @@ struct GpuPart {
 // time runs from that GPU's start to the last GPU's end; the starts are recorded back to back by
 // the host (microseconds apart, before any work is enqueued), so it falls short of "first GPU's
 // start to last GPU's end" by at most that spread.
+template <class T>
 class MultiGpuReduction final : public Reduction {
 public:
-    MultiGpuReduction(const MultiGpuSpec& spec, std::span<const float> input, int gpus)
+    MultiGpuReduction(const MultiGpuSpec& spec, std::span<const T> input, int gpus)
         : spec_(spec), comms_(communicators(gpus)) {
         const DeviceScope restore(0);
         for (int g = 0; g < gpus; ++g) {
             select_device(g);
             const Shard shard = shard_of(input.size(), g, gpus);
-            parts_.push_back(std::make_unique<GpuPart>(g, input.subspan(shard.begin, shard.size()), spec));
+            parts_.push_back(std::make_unique<GpuPart<T>>(g, input.subspan(shard.begin, shard.size()), spec));
         }
     }
 
@@ -130,7 +140,7 @@ private:
 
     const MultiGpuSpec& spec_;
     const std::vector<ncclComm_t>& comms_;
-    std::vector<std::unique_ptr<GpuPart>> parts_;
+    std::vector<std::unique_ptr<GpuPart<T>>> parts_;
 };
 
 std::optional<std::string> why_unavailable() { return why_no_device(); }
@@ -155,14 +165,17 @@ bool register_multi_gpu_backend(MultiGpuSpec spec) {
         .batches = true,
         .multi_gpu = true,
         .traits = shared->traits,
+        .element_types = shared->make_f64 ? std::vector{ElementType::f32, ElementType::f64} : std::vector{ElementType::f32},
         .unavailable_reason = why_unavailable,
-        .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+        .prepare = [shared](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
 #ifdef SHOOTOUT_HAVE_NCCL
             if (options.gpus > visible_devices())
                 throw std::runtime_error(shared->name + ": " + std::to_string(options.gpus) + " GPUs asked for, " +
                                          std::to_string(visible_devices()) + " visible");
             try {
-                return std::make_unique<MultiGpuReduction>(*shared, input, options.gpus);
+                return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
+                    return std::make_unique<MultiGpuReduction<T>>(*shared, values, options.gpus);
+                });
             } catch (const ResourceExhausted& e) {
                 throw ResourceExhausted(shared->name + ": " + e.what());
             } catch (const std::runtime_error& e) {
