@@ -39,7 +39,7 @@ void ExactAccumulator::add(std::span<const float> values) {
         const std::size_t end = std::min(values.size(), begin + kChunk);
         // Four bin sets, used in turn, so that neighbours with equal exponents do not wait on each
         // other's store.
-        std::vector<std::array<std::int64_t, kExponentBins>> bins(4, std::array<std::int64_t, kExponentBins>{});
+        std::vector<std::array<std::int64_t, 256>> bins(4, std::array<std::int64_t, 256>{});
         for (std::size_t i = begin; i < end; ++i) {
             const auto bits = std::bit_cast<std::uint32_t>(values[i]);
             const std::uint32_t exponent = (bits >> 23) & 0xffu;
@@ -51,18 +51,18 @@ void ExactAccumulator::add(std::span<const float> values) {
             const std::int64_t mantissa = (bits & 0x7fffffu) | (exponent ? 0x800000u : 0u);
             bins[i & 3][exponent ? exponent : 1] += (bits >> 31) ? -mantissa : mantissa;
         }
-        for (const auto& set : bins) add_exponent_bins(set);
+        // Bin e holds the signed significands of the floats with biased exponent e (subnormals in
+        // bin 1): it adds bin * 2^(e - 150).
+        for (const auto& set : bins) {
+            for (int e = 1; e < 255; ++e) {
+                const std::int64_t bin = set[e];
+                if (bin == 0) continue;
+                const std::uint64_t magnitude = bin < 0 ? 0 - static_cast<std::uint64_t>(bin) : static_cast<std::uint64_t>(bin);
+                add_scaled(magnitude, bin < 0, e - kFloatBias - kLowestBit);
+            }
+            normalize();
+        }
     }
-}
-
-void ExactAccumulator::add_exponent_bins(const std::array<std::int64_t, kExponentBins>& bins) {
-    for (int e = 1; e < 255; ++e) {
-        const std::int64_t bin = bins[e];
-        if (bin == 0) continue;
-        const std::uint64_t magnitude = bin < 0 ? 0 - static_cast<std::uint64_t>(bin) : static_cast<std::uint64_t>(bin);
-        add_scaled(magnitude, bin < 0, e - kFloatBias - kLowestBit);
-    }
-    normalize();
 }
 
 void ExactAccumulator::add(std::span<const double> values) {

@@ -44,10 +44,6 @@ public:
     bool saw_non_finite() const { return saw_nan_ || saw_pos_inf_ || saw_neg_inf_; }
 
 private:
-    static constexpr std::size_t kExponentBins = 256;
-    // Adds sum over e of bins[e] * 2^(e - 150): bins[e] sums the signed significands of the floats
-    // with biased exponent e (subnormals in bin 1).
-    void add_exponent_bins(const std::array<std::int64_t, kExponentBins>& bins);
     // Adds magnitude * 2^(bit - 1074), negated when negative is set.
     void add_scaled(std::uint64_t magnitude, bool negative, int bit);
     void normalize();  // carries so that every digit but the top one is in [0, 2^32)
