@@ -75,6 +75,26 @@ std::vector<float> random_bits(std::size_t n, std::uint32_t mask, std::uint32_t 
     return v;
 }
 
+// Doubles: every exact backend takes them and returns their exact sum rounded once, over the whole
+// double range.
+std::vector<double> random_double_bits(std::size_t n, std::uint64_t mask, std::uint64_t set, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<double> v(n);
+    for (double& x : v) x = std::bit_cast<double>((rng() & mask) | set);
+    return v;
+}
+
+// Signs, significands and every finite binade, from subnormals to DBL_MAX's.
+std::vector<double> wide_doubles(std::size_t n, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<double> v(n);
+    for (double& x : v) {
+        const std::uint64_t biased = rng() % 2047;  // 0 (subnormal) .. 2046
+        x = std::bit_cast<double>((rng() & 0x800fffffffffffffu) | biased << 52);
+    }
+    return v;
+}
+
 constexpr std::size_t kOdd = 1000003;
 
 class EveryExactBackend : public ::testing::TestWithParam<const Backend*> {
@@ -89,6 +109,28 @@ protected:
     double sum(const std::vector<T>& input, int threads = 2) const {
         return sum(Elements(std::span<const T>(input)), threads);
     }
+    // NaN gives NaN, one infinity itself, both NaN: wherever they are in inputs made by make(n).
+    template <class T, class Make>
+    void nan_and_infinity(Make make) const {
+        constexpr T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+        const double dinf = std::numeric_limits<double>::infinity();
+        for (std::size_t n : {std::size_t{1}, std::size_t{33}, kOdd})
+            for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
+                std::vector<T> v = make(n);
+                v[where] = nan;
+                EXPECT_TRUE(std::isnan(sum(v))) << "NaN at " << where << " of " << n;
+                v[where] = inf;
+                EXPECT_TRUE(same_bits(sum(v), dinf)) << "+Inf at " << where << " of " << n;
+                v[where] = -inf;
+                EXPECT_TRUE(same_bits(sum(v), -dinf)) << "-Inf at " << where << " of " << n;
+                if (n == 1) continue;
+                v[n - 1 - where == where ? 0 : n - 1 - where] = inf;
+                EXPECT_TRUE(std::isnan(sum(v))) << "+Inf and -Inf";
+                v[where] = nan;
+                EXPECT_TRUE(std::isnan(sum(v))) << "NaN and +Inf";
+            }
+    }
+
     double sum(Elements input, int threads = 2) const {
         auto reduction = backend().prepare(input, {.threads = threads});
         reduction->run();
@@ -167,23 +209,7 @@ TEST_P(EveryExactBackend, TiesRoundToEven) {
 }
 
 TEST_P(EveryExactBackend, NanAndInfinityAsIeeeAdditionGivesThem) {
-    constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-    const double dinf = std::numeric_limits<double>::infinity();
-    for (std::size_t n : {std::size_t{1}, std::size_t{33}, kOdd})
-        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-            std::vector<float> v = generate("ill:1e16", n);
-            v[where] = nan;
-            EXPECT_TRUE(std::isnan(sum(v))) << "NaN at " << where << " of " << n;
-            v[where] = inf;
-            EXPECT_TRUE(same_bits(sum(v), dinf)) << "+Inf at " << where << " of " << n;
-            v[where] = -inf;
-            EXPECT_TRUE(same_bits(sum(v), -dinf)) << "-Inf at " << where << " of " << n;
-            if (n == 1) continue;
-            v[n - 1 - where == where ? 0 : n - 1 - where] = inf;
-            EXPECT_TRUE(std::isnan(sum(v))) << "+Inf and -Inf";
-            v[where] = nan;
-            EXPECT_TRUE(std::isnan(sum(v))) << "NaN and +Inf";
-        }
+    nan_and_infinity<float>([](std::size_t n) { return generate("ill:1e16", n); });
 }
 
 TEST_P(EveryExactBackend, SameBitsForEveryThreadCountAndCall) {
@@ -197,26 +223,6 @@ TEST_P(EveryExactBackend, SameBitsForEveryThreadCountAndCall) {
             EXPECT_TRUE(same_bits(reduction->result(), s)) << threads << " threads, call " << call;
         }
     }
-}
-
-// Doubles: every exact backend takes them and returns their exact sum rounded once, over the whole
-// double range.
-std::vector<double> random_double_bits(std::size_t n, std::uint64_t mask, std::uint64_t set, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<double> v(n);
-    for (double& x : v) x = std::bit_cast<double>((rng() & mask) | set);
-    return v;
-}
-
-// Signs, significands and every finite binade, from subnormals to DBL_MAX's.
-std::vector<double> wide_doubles(std::size_t n, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<double> v(n);
-    for (double& x : v) {
-        const std::uint64_t biased = rng() % 2047;  // 0 (subnormal) .. 2046
-        x = std::bit_cast<double>((rng() & 0x800fffffffffffffu) | biased << 52);
-    }
-    return v;
 }
 
 TEST_P(EveryExactBackend, TakesDoubles) { EXPECT_TRUE(backend().takes(ElementType::f64)); }
@@ -287,20 +293,7 @@ TEST_P(EveryExactBackend, DoublesMassiveCancellation) {
 }
 
 TEST_P(EveryExactBackend, DoublesNanAndInfinity) {
-    constexpr double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t n : {std::size_t{1}, std::size_t{33}, kOdd})
-        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-            std::vector<double> v = wide_doubles(n, 9);
-            v[where] = nan;
-            EXPECT_TRUE(std::isnan(sum(v))) << "NaN at " << where << " of " << n;
-            v[where] = inf;
-            EXPECT_TRUE(same_bits(sum(v), inf)) << "+Inf at " << where << " of " << n;
-            v[where] = -inf;
-            EXPECT_TRUE(same_bits(sum(v), -inf)) << "-Inf at " << where << " of " << n;
-            if (n == 1) continue;
-            v[n - 1 - where == where ? 0 : n - 1 - where] = inf;
-            EXPECT_TRUE(std::isnan(sum(v))) << "+Inf and -Inf";
-        }
+    nan_and_infinity<double>([](std::size_t n) { return wide_doubles(n, 9); });
 }
 
 TEST_P(EveryExactBackend, DoublesSameBitsForEveryThreadCount) {

@@ -29,6 +29,9 @@
 
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/grid_stride_agent.cuh"
+#include "gpu/runtime/cuda_check.hpp"
+#include "gpu/runtime/device_buffer.cuh"
+#include "gpu/runtime/launch_config.cuh"
 
 namespace shootout::cuda::exact_agent {
 
@@ -243,5 +246,33 @@ __global__ void exact_sum(const T* __restrict__ in, std::size_t n, GridTotal<T>*
     grid->blocks_done = 0;
     finish(total);
 }
+
+// exact_sum<T, Finish> for n elements: its launch sizes and its grid total, zeroed once here and
+// left zeroed by every launch.
+template <class T, class Finish>
+class ExactLaunch {
+public:
+    explicit ExactLaunch(std::size_t n) : n_(n), grid_total_(1) {
+        constexpr auto kernel = exact_sum<T, Finish>;
+        launch_.block = power_of_two_block(kernel, shared_bytes_per_thread<T>());
+        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block), resident_blocks(kernel, launch_.block, shared_bytes()));
+        // Zeros, complete before any launch on the backend's (non-blocking) stream.
+        SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(GridTotal<T>)));
+        SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+
+    // Enqueues the sum of in[0..n) on `stream`; with n = 0, reads nothing and finishes a zero sum.
+    void enqueue(const T* in, Finish finish, cudaStream_t stream) {
+        exact_sum<<<launch_.grid, launch_.block, shared_bytes(), stream>>>(in, n_, grid_total_.get(), finish);
+        SHOOTOUT_CUDA_CHECK_LAUNCH(exact_sum);
+    }
+
+private:
+    std::size_t shared_bytes() const { return launch_.block * shared_bytes_per_thread<T>(); }
+
+    std::size_t n_;
+    LaunchConfig launch_;
+    DeviceBuffer<GridTotal<T>> grid_total_;
+};
 
 }  // namespace shootout::cuda::exact_agent

@@ -1,14 +1,11 @@
 // cuda/exact: the exact sum of the floats or doubles, rounded once to double on the device: the same
 // bits as the CPU's exact backends, for any grid and block size. One launch of the exact agent
 // (gpu/agents/exact_agent.cuh), whose last block rounds the grid's total.
-#include <cstdint>
 #include <memory>
 
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/exact_agent.cuh"
 #include "gpu/runtime/cuda_reduction.cuh"
-#include "gpu/runtime/device_buffer.cuh"
-#include "gpu/runtime/launch_config.cuh"
 
 namespace shootout::cuda {
 namespace {
@@ -25,27 +22,11 @@ struct RoundTo {
 template <class T>
 class ExactSum final : public DeviceSum<double, T> {
 public:
-    explicit ExactSum(std::size_t n) : n_(n), grid_total_(1) {
-        constexpr auto kernel = exact_agent::exact_sum<T, RoundTo>;
-        launch_.block = power_of_two_block(kernel, exact_agent::shared_bytes_per_thread<T>());
-        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block),
-                                       resident_blocks(kernel, launch_.block, shared_bytes()));
-        // Zeros, complete before any launch on the backend's (non-blocking) stream.
-        SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(exact_agent::GridTotal<T>)));
-        SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
-    }
-
-    void enqueue(T* in, double* out, cudaStream_t stream) override {
-        exact_agent::exact_sum<<<launch_.grid, launch_.block, shared_bytes(), stream>>>(in, n_, grid_total_.get(), RoundTo{out});
-        SHOOTOUT_CUDA_CHECK_LAUNCH(exact_sum);
-    }
+    explicit ExactSum(std::size_t n) : launch_(n) {}
+    void enqueue(T* in, double* out, cudaStream_t stream) override { launch_.enqueue(in, RoundTo{out}, stream); }
 
 private:
-    std::size_t shared_bytes() const { return launch_.block * exact_agent::shared_bytes_per_thread<T>(); }
-
-    std::size_t n_;
-    LaunchConfig launch_;
-    DeviceBuffer<exact_agent::GridTotal<T>> grid_total_;
+    exact_agent::ExactLaunch<T, RoundTo> launch_;
 };
 
 [[maybe_unused]] const bool registered = register_cuda_backend<double>({

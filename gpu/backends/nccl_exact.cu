@@ -14,10 +14,8 @@
 #ifdef SHOOTOUT_HAVE_NCCL
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/exact_agent.cuh"
-#include "gpu/agents/grid_stride_agent.cuh"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device_buffer.cuh"
-#include "gpu/runtime/launch_config.cuh"
 #endif
 
 namespace shootout::cuda {
@@ -36,21 +34,10 @@ struct ToWords {
 template <class T>
 class WordsSum final : public ShardSum<T> {
 public:
-    explicit WordsSum(std::size_t n) : n_(n), grid_total_(1), words_(exact::kWords<T>) {
-        constexpr auto kernel = exact_agent::exact_sum<T, ToWords>;
-        launch_.block = power_of_two_block(kernel, exact_agent::shared_bytes_per_thread<T>());
-        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block),
-                                       resident_blocks(kernel, launch_.block, shared_bytes()));
-        SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(exact_agent::GridTotal<T>)));
-        SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
-    }
+    explicit WordsSum(std::size_t n) : launch_(n), words_(exact::kWords<T>) {}
 
     // An empty shard launches the kernel all the same: its last block writes a zero sum's words.
-    void enqueue(const T* in, cudaStream_t stream) override {
-        exact_agent::exact_sum<<<launch_.grid, launch_.block, shared_bytes(), stream>>>(in, n_, grid_total_.get(),
-                                                                                         ToWords{words_.get()});
-        SHOOTOUT_CUDA_CHECK_LAUNCH(exact_sum);
-    }
+    void enqueue(const T* in, cudaStream_t stream) override { launch_.enqueue(in, ToWords{words_.get()}, stream); }
 
     void all_reduce(ncclComm_t comm, cudaStream_t stream) override {
         SHOOTOUT_NCCL_CHECK(ncclAllReduce(words_.get(), words_.get(), exact::kWords<T>, ncclInt64, ncclSum, comm, stream));
@@ -63,11 +50,7 @@ public:
     }
 
 private:
-    std::size_t shared_bytes() const { return launch_.block * exact_agent::shared_bytes_per_thread<T>(); }
-
-    std::size_t n_;
-    LaunchConfig launch_;
-    DeviceBuffer<exact_agent::GridTotal<T>> grid_total_;
+    exact_agent::ExactLaunch<T, ToWords> launch_;
     DeviceBuffer<long long> words_;
 };
 #endif
