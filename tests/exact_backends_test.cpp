@@ -109,6 +109,20 @@ protected:
     double sum(const std::vector<T>& input, int threads = 2) const {
         return sum(Elements(std::span<const T>(input)), threads);
     }
+    // The exact sum's bits from every call at every thread count.
+    template <class T>
+    void same_bits_for_every_thread_count(const std::vector<T>& v) const {
+        const double s = exact(v);
+        for (int threads : {1, 2, 3, 7}) {
+            if (!backend().parallel && threads > 1) break;
+            auto reduction = backend().prepare(std::span<const T>(v), {.threads = threads});
+            for (int call = 0; call < 5; ++call) {
+                reduction->run();
+                EXPECT_TRUE(same_bits(reduction->result(), s)) << threads << " threads, call " << call;
+            }
+        }
+    }
+
     // NaN gives NaN, one infinity itself, both NaN: wherever they are in inputs made by make(n).
     template <class T, class Make>
     void nan_and_infinity(Make make) const {
@@ -213,16 +227,7 @@ TEST_P(EveryExactBackend, NanAndInfinityAsIeeeAdditionGivesThem) {
 }
 
 TEST_P(EveryExactBackend, SameBitsForEveryThreadCountAndCall) {
-    const auto v = generate("ill:1e16", (std::size_t{1} << 20) + 7);
-    const double s = exact(v);
-    for (int threads : {1, 2, 3, 7}) {
-        if (!backend().parallel && threads > 1) break;
-        auto reduction = backend().prepare(std::span<const float>(v), {.threads = threads});
-        for (int call = 0; call < 5; ++call) {
-            reduction->run();
-            EXPECT_TRUE(same_bits(reduction->result(), s)) << threads << " threads, call " << call;
-        }
-    }
+    same_bits_for_every_thread_count(generate("ill:1e16", (std::size_t{1} << 20) + 7));
 }
 
 TEST_P(EveryExactBackend, TakesDoubles) { EXPECT_TRUE(backend().takes(ElementType::f64)); }
@@ -297,16 +302,7 @@ TEST_P(EveryExactBackend, DoublesNanAndInfinity) {
 }
 
 TEST_P(EveryExactBackend, DoublesSameBitsForEveryThreadCount) {
-    const auto v = wide_doubles((std::size_t{1} << 20) + 7, 10);
-    const double s = exact(v);
-    for (int threads : {1, 2, 3, 7}) {
-        if (!backend().parallel && threads > 1) break;
-        auto reduction = backend().prepare(std::span<const double>(v), {.threads = threads});
-        for (int call = 0; call < 3; ++call) {
-            reduction->run();
-            EXPECT_TRUE(same_bits(reduction->result(), s)) << threads << " threads, call " << call;
-        }
-    }
+    same_bits_for_every_thread_count(wide_doubles((std::size_t{1} << 20) + 7, 10));
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
