@@ -13,6 +13,8 @@ namespace {
 constexpr int kFloatBias = 150;         // float = m * 2^(e - 150), e the biased exponent (1 for subnormals)
 constexpr int kLowestBit = -1074;       // the accumulator's lowest bit is 2^-1074, the smallest double
 constexpr std::size_t kChunk = 1u << 30;  // floats per bin pass: far below the 2^39 that overflow a bin
+// Doubles per normalize(): each adds at most once to a digit, a part below 2^32.
+constexpr std::size_t kDoublesPerNormalize = 1u << 20;
 }  // namespace
 
 void ExactAccumulator::add_scaled(std::uint64_t magnitude, bool negative, int bit) {
@@ -37,7 +39,7 @@ void ExactAccumulator::add(std::span<const float> values) {
         const std::size_t end = std::min(values.size(), begin + kChunk);
         // Four bin sets, used in turn, so that neighbours with equal exponents do not wait on each
         // other's store.
-        std::vector<std::array<std::int64_t, kExponentBins>> bins(4, std::array<std::int64_t, kExponentBins>{});
+        std::vector<std::array<std::int64_t, 256>> bins(4, std::array<std::int64_t, 256>{});
         for (std::size_t i = begin; i < end; ++i) {
             const auto bits = std::bit_cast<std::uint32_t>(values[i]);
             const std::uint32_t exponent = (bits >> 23) & 0xffu;
@@ -49,30 +51,38 @@ void ExactAccumulator::add(std::span<const float> values) {
             const std::int64_t mantissa = (bits & 0x7fffffu) | (exponent ? 0x800000u : 0u);
             bins[i & 3][exponent ? exponent : 1] += (bits >> 31) ? -mantissa : mantissa;
         }
-        for (const auto& set : bins) add_exponent_bins(set);
+        // Bin e holds the signed significands of the floats with biased exponent e (subnormals in
+        // bin 1): it adds bin * 2^(e - 150).
+        for (const auto& set : bins) {
+            for (int e = 1; e < 255; ++e) {
+                const std::int64_t bin = set[e];
+                if (bin == 0) continue;
+                const std::uint64_t magnitude = bin < 0 ? 0 - static_cast<std::uint64_t>(bin) : static_cast<std::uint64_t>(bin);
+                add_scaled(magnitude, bin < 0, e - kFloatBias - kLowestBit);
+            }
+            normalize();
+        }
     }
 }
 
-void ExactAccumulator::add_exponent_bins(std::span<const std::int64_t, kExponentBins> bins) {
-    for (int e = 1; e < 255; ++e) {
-        const std::int64_t bin = bins[e];
-        if (bin == 0) continue;
-        const std::uint64_t magnitude = bin < 0 ? 0 - static_cast<std::uint64_t>(bin) : static_cast<std::uint64_t>(bin);
-        add_scaled(magnitude, bin < 0, e - kFloatBias - kLowestBit);
+void ExactAccumulator::add(std::span<const double> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double value = values[i];
+        if (std::isnan(value)) saw_nan_ = true;
+        else if (std::isinf(value)) (value < 0 ? saw_neg_inf_ : saw_pos_inf_) = true;
+        else {
+            const auto bits = std::bit_cast<std::uint64_t>(value);
+            const int exponent = static_cast<int>((bits >> 52) & 0x7ffu);
+            const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (exponent ? std::uint64_t{1} << 52 : 0);
+            // double = mantissa * 2^(max(exponent, 1) - 1075)
+            add_scaled(mantissa, bits >> 63, std::max(exponent, 1) - 1075 - kLowestBit);
+        }
+        if ((i + 1) % kDoublesPerNormalize == 0) normalize();
     }
     normalize();
 }
 
-void ExactAccumulator::add(double value) {
-    if (std::isnan(value)) { saw_nan_ = true; return; }
-    if (std::isinf(value)) { (value < 0 ? saw_neg_inf_ : saw_pos_inf_) = true; return; }
-    const auto bits = std::bit_cast<std::uint64_t>(value);
-    const int exponent = static_cast<int>((bits >> 52) & 0x7ffu);
-    const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (exponent ? std::uint64_t{1} << 52 : 0);
-    // double = mantissa * 2^(max(exponent, 1) - 1075)
-    add_scaled(mantissa, bits >> 63, std::max(exponent, 1) - 1075 - kLowestBit);
-    normalize();
-}
+void ExactAccumulator::add(double value) { add(std::span<const double>(&value, 1)); }
 
 ExactAccumulator& ExactAccumulator::operator+=(const ExactAccumulator& other) {
     for (int i = 0; i < kDigits; ++i) digits_[i] += other.digits_[i];
@@ -136,11 +146,8 @@ double ExactAccumulator::round() const {
     return negative ? -value : value;
 }
 
-void ExactAccumulator::add(std::span<const double> values) {
-    for (const double value : values) add(value);
-}
-
 namespace {
+
 template <class T>
 ExactAccumulator exact_sum_of(std::span<const T> values) {
     constexpr std::size_t kPerThreadMinimum = 1u << 22;
@@ -159,6 +166,7 @@ ExactAccumulator exact_sum_of(std::span<const T> values) {
     for (std::size_t t = 1; t < threads; ++t) partial[0] += partial[t];
     return partial[0];
 }
+
 }  // namespace
 
 ExactAccumulator exact_sum(Elements values) {
@@ -167,14 +175,17 @@ ExactAccumulator exact_sum(Elements values) {
 
 double relative_error(double result, const ExactAccumulator& exact) {
     if (exact.saw_non_finite()) return std::numeric_limits<double>::quiet_NaN();
-    // Finite floats have a finite exact sum (2^40 of FLT_MAX is far inside the double range), so a
-    // result that is not finite is infinitely wrong, not an input problem that nan would report.
-    if (!std::isfinite(result)) return std::numeric_limits<double>::infinity();
+    const double s = exact.round();
+    // A finite input whose exact sum rounds past DBL_MAX (doubles only: 2^40 of FLT_MAX is far inside
+    // the double range) has that infinity as its correctly rounded sum. Any other result that is not
+    // finite is infinitely wrong, not an input problem that nan would report.
+    if (!std::isfinite(result)) return result == s ? 0.0 : std::numeric_limits<double>::infinity();
     ExactAccumulator difference = exact;
     difference.add(-result);
     const double error = std::abs(difference.round());
-    const double s = std::abs(exact.round());
-    return s == 0 ? error : error / s;
+    // |S| past DBL_MAX: divided by DBL_MAX instead, which is below |S|; the error is then Inf unless S
+    // is within a few ulps of DBL_MAX.
+    return s == 0 ? error : error / std::min(std::abs(s), std::numeric_limits<double>::max());
 }
 
 }  // namespace shootout

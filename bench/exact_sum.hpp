@@ -1,10 +1,11 @@
-// The exact sum S of a float32 array, and the rounding error of a result against it.
+// The exact sum S of a float32 or float64 array, and the rounding error of a result against it.
 //
-// Method: a fixed-point superaccumulator (Kulisch). Every float is m * 2^(e - 150) with an integer
-// |m| < 2^24 and a biased exponent e. Floats are first added, exactly, into one 64-bit integer bin
-// per exponent (a bin overflows only after 2^39 floats); the bins are then folded into a fixed-point
-// integer whose lowest bit is 2^-1074 and which is wide enough for any double and for sums far past
-// FLT_MAX * 2^39. Nothing is rounded until round(), which rounds once, to nearest-even.
+// Method: a fixed-point superaccumulator (Kulisch) whose lowest bit is 2^-1074 and which is wide
+// enough for any double and for sums of 2^40 doubles near DBL_MAX. Every float is m * 2^(e - 150)
+// with an integer |m| < 2^24 and a biased exponent e: floats are first added, exactly, into one
+// 64-bit integer bin per exponent (a bin overflows only after 2^39 floats), and the bins are then
+// folded into the accumulator. Doubles are added to it directly. Nothing is rounded until round(),
+// which rounds once, to nearest-even.
 #pragma once
 
 #include <array>
@@ -22,12 +23,6 @@ private:
     static constexpr int kDigits = 70;  // 2240 bits from 2^-1074: every double, with 64 bits to spare
 
 public:
-    // Floats whose sum's first level is kept elsewhere (a GPU) as one integer per biased exponent:
-    // bins[e] sums the signed 24-bit significands of the floats with biased exponent e (subnormals
-    // in bin 1); bins 0 and 255 are unused. Adds sum over e of bins[e] * 2^(e - 150), exactly.
-    static constexpr std::size_t kExponentBins = 256;
-    void add_exponent_bins(std::span<const std::int64_t, kExponentBins> bins);
-
     void add(std::span<const float> values);
     void add(std::span<const double> values);
     void add(double value);
@@ -42,8 +37,8 @@ public:
     std::array<std::int64_t, kWords> words() const;
     static ExactAccumulator from_words(std::span<const std::int64_t, kWords> words);
 
-    // S correctly rounded to double. NaN if a NaN, or both infinities, were added; the infinity
-    // if only one sign of infinity was.
+    // S correctly rounded to double (+-Inf when it rounds past DBL_MAX). NaN if a NaN, or both
+    // infinities, were added; the infinity if only one sign of infinity was.
     double round() const;
 
     bool saw_non_finite() const { return saw_nan_ || saw_pos_inf_ || saw_neg_inf_; }
@@ -61,8 +56,9 @@ private:
 ExactAccumulator exact_sum(Elements values);
 
 // |result - S| / |S|, with result - S itself computed exactly before its one rounding.
-// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf; +Inf when the
-// input was finite and the result is not (a backend that overflowed or produced NaN).
+// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf. When the input
+// was finite and the result is not: 0 when S itself rounds to that infinity (doubles past DBL_MAX),
+// else +Inf (a backend that overflowed or produced NaN).
 double relative_error(double result, const ExactAccumulator& exact);
 
 }  // namespace shootout

@@ -1,29 +1,34 @@
-// The exact sum of float32 values, shared by the CPU and CUDA exact backends: every function here
-// compiles for the host and for the device. It holds how a float enters the sum, how partial sums
-// merge, the fixed-point window the backends' fast paths add most floats in, and the one rounding to
-// double at the end. bench/exact_sum, the harness's reference, is written independently of this.
+// The exact sum of float32 or float64 values, shared by the CPU, CUDA, MPI and NCCL exact backends:
+// every function here compiles for the host and for the device. It holds how a value enters the
+// sum, how partial sums merge and travel between processes as integer words, the fixed-point window
+// the float backends' fast paths add most floats in, and the one rounding to double at the end.
+// bench/exact_sum, the harness's reference, is written independently of this.
 //
-// The number: every finite float is m * 2^(p - 149) with an integer 0 <= m < 2^24 and p in [0, 253]
-// (p = biased exponent - 1; subnormals have p = 0 and no implicit bit). So every sum of floats is an
-// integer X in units of 2^-149, and X is what is kept: |X| < n * 2^277, 318 bits for n = 2^40.
-// It is stored carry-save, as kDigits signed 64-bit digits, X = sum_k digit[k] * 2^(32 k), a
+// The number: every finite value of a binary format with S significand bits (implicit bit included)
+// is m * 2^(p + unit) with an integer 0 <= m < 2^S, p = biased exponent - 1 (subnormals have p = 0
+// and no implicit bit) and unit the exponent of the smallest subnormal: 2^-149 for float, 2^-1074
+// for double. So every sum is an integer X in units of 2^unit, and X is what is kept: for n = 2^40
+// values |X| < 2^(40 + maxp + S), 318 bits for float and 2139 for double.
+// It is stored carry-save, as Digits<T> signed 64-bit digits, X = sum_k digit[k] * 2^(32 k), a
 // "small superaccumulator" (Neal 2015, "Fast exact summation using small and large
-// superaccumulators", arXiv:1505.05571; here with float32's 8-bit exponent, 32-bit digits and
-// 64-bit words). A float adds two pieces below 2^32 to two digits and never carries; a digit can
-// take 2^31 such additions before it could overflow, and normalize() propagates the carries well
-// before that. Integer additions are associative, so partial sums merge exactly in any order: the
-// result cannot depend on the thread count, the block count or the machine.
+// superaccumulators", arXiv:1505.05571; here with 32-bit digits and 64-bit words). A value adds
+// pieces below 2^32 to at most three digits and never carries; a digit can take 2^31 such additions
+// before it could overflow, and normalize() propagates the carries well before that. Integer
+// additions are associative, so partial sums merge exactly in any order: the result cannot depend
+// on the thread count, the block count, the rank count or the machine.
 //
-// The window (the fast path): in a fixed-point window of 2^lsb units, the floats with
+// The window (the float fast path): in a fixed-point window of 2^lsb units, the floats with
 // lo <= |x| < hi are integer multiples of 2^lsb below 2^TopBit of them, so x * 2^-lsb is an exact
 // integer that a backend adds into a 64-bit integer with one multiply, one conversion and one add,
 // and folds into the digits with add_fixed() now and then. The idea of a cheap exact first level in
 // front of a superaccumulator is ExBLAS's (Collange, Defour, Graillat, Iakymchuk 2015, "Numerical
 // reproducibility for the parallel reduction on multi- and many-core architectures"), whose first
 // level is floating-point expansions; an integer window is cheaper for float32 inputs. Floats
-// outside the window (and zeros, NaN, Inf) go to add_float(), one at a time.
+// outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. Doubles go to
+// add_value() one at a time: their 53-bit significands leave an int64 window 10 binades.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -38,20 +43,51 @@
 namespace shootout::exact {
 
 inline constexpr int kDigitBits = 32;
-// 10 x 32 = 320 bits: X of up to 2^40 floats near FLT_MAX needs 318; the top digit, 64 bits wide,
-// has room for far more.
-inline constexpr int kDigits = 10;
-// Exponent of X's unit: the smallest subnormal float, 2^-149.
-inline constexpr int kUnitExponent = -149;
 
-// What the sum has seen besides finite floats, as bits.
+// The binary formats summed: their bits' type, significand bits (the implicit one included) and
+// exponent bits.
+template <class T>
+struct Format;
+template <>
+struct Format<float> {
+    using Bits = std::uint32_t;
+    static constexpr int kSignificandBits = 24, kExponentBits = 8;
+};
+template <>
+struct Format<double> {
+    using Bits = std::uint64_t;
+    static constexpr int kSignificandBits = 53, kExponentBits = 11;
+};
+
+// Exponent of X's unit, the smallest subnormal: 2^-149 for float, 2^-1074 for double.
+template <class T>
+inline constexpr int kUnitExponent = 3 - (1 << (Format<T>::kExponentBits - 1)) - Format<T>::kSignificandBits;
+// The largest p = biased exponent - 1 of a finite value: 253 for float, 2045 for double.
+template <class T>
+inline constexpr int kMaxP = (1 << Format<T>::kExponentBits) - 3;
+// Digits for X of up to 2^40 values of magnitude below 2^(maxp + S): 10 for float (320 bits), 67
+// for double (2144 bits); the top digit, 64 bits wide, has room for far more.
+inline constexpr int kLog2MaxValues = 40;
+template <class T>
+inline constexpr int kDigits = (kMaxP<T> + Format<T>::kSignificandBits + kLog2MaxValues) / kDigitBits + 1;
+
+// What the sum has seen besides finite values, as bits.
 enum Special : unsigned { kNan = 1u, kPlusInfinity = 2u, kMinusInfinity = 4u };
+inline constexpr int kSpecialKinds = 3;
 
 SHOOTOUT_EXACT_FN std::uint32_t bits_of(float x) {
 #if defined(__CUDA_ARCH__)
     return __float_as_uint(x);
 #else
     return __builtin_bit_cast(std::uint32_t, x);
+#endif
+}
+
+SHOOTOUT_EXACT_FN std::uint64_t bits_of(double x) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+    return __builtin_bit_cast(std::uint64_t, x);
 #endif
 }
 
@@ -79,54 +115,58 @@ SHOOTOUT_EXACT_FN int leading_zeros(std::uint64_t x) {  // x != 0
 #endif
 }
 
-// Digits in one thread's registers or memory. The GPU kernel keeps its threads' digits in shared
-// memory through a strided view with the same operator[]; every function below takes either.
+// Digits of a sum of T in one thread's registers or memory. The GPU kernel keeps its threads' digits
+// in shared memory through a strided view with the same members; every function below takes either.
+template <class T>
 struct LocalDigits {
-    std::int64_t digit[kDigits];
+    using Element = T;
+    static constexpr int kCount = kDigits<T>;
+    std::int64_t digit[kCount];
     SHOOTOUT_EXACT_FN std::int64_t& operator[](int k) { return digit[k]; }
     SHOOTOUT_EXACT_FN std::int64_t operator[](int k) const { return digit[k]; }
 };
 
-// Adds low + high 2^64 (high below 2^32), negated if `negative`, at digit k: in 32-bit pieces to
-// digits k, k + 1 and, when high is not 0, k + 2. The sign is applied as (piece ^ s) - s with s = 0
-// or -1, without a branch: the signs of real data are unpredictable.
+// Adds magnitude 2^p (p counted from the unit), negated if `negative`: in 32-bit pieces to digits
+// p / 32, p / 32 + 1 and, when the shifted magnitude passes 64 bits, p / 32 + 2. The sign is applied
+// as (piece ^ s) - s with s = 0 or -1, without a branch: the signs of real data are unpredictable.
 template <class Digits>
-SHOOTOUT_EXACT_FN void add_pieces(Digits& digits, int k, std::uint64_t low, std::uint64_t high, bool negative) {
+SHOOTOUT_EXACT_FN void add_scaled(Digits& digits, std::uint64_t magnitude, int p, bool negative) {
+    const int k = p / kDigitBits, shift = p % kDigitBits;
+    const std::uint64_t low = magnitude << shift, high = shift != 0 ? magnitude >> (64 - shift) : 0;  // high < 2^31
     const std::int64_t s = -static_cast<std::int64_t>(negative);
     digits[k] += (static_cast<std::int64_t>(low & 0xffffffffu) ^ s) - s;
     digits[k + 1] += (static_cast<std::int64_t>(low >> 32) ^ s) - s;
     if (high != 0) digits[k + 2] += (static_cast<std::int64_t>(high) ^ s) - s;
 }
 
-// Adds one float, given as its bits. Returns the Special it is (NaN, +Inf, -Inf), else 0; a special
-// adds nothing to the digits.
-template <class Digits>
-SHOOTOUT_EXACT_FN unsigned add_float(Digits& digits, std::uint32_t bits) {
-    const std::uint32_t biased = (bits >> 23) & 0xffu;
-    const bool negative = (bits >> 31) != 0;
-    if (biased == 0xffu) return (bits & 0x7fffffu) ? kNan : negative ? kMinusInfinity : kPlusInfinity;
-    const std::uint64_t m = (bits & 0x7fffffu) | (biased != 0 ? 0x800000u : 0u);
-    const int p = biased != 0 ? static_cast<int>(biased) - 1 : 0;
-    // m 2^p lands at digit p / 32 (at most 7), shifted by p % 32: below 2^55, two pieces.
-    add_pieces(digits, p / kDigitBits, m << (p % kDigitBits), 0, negative);
+// Adds one value. Returns the Special it is (NaN, +Inf, -Inf), else 0; a special adds nothing to
+// the digits.
+template <class Digits, class T = typename Digits::Element>
+SHOOTOUT_EXACT_FN unsigned add_value(Digits& digits, T x) {
+    using Bits = typename Format<T>::Bits;
+    constexpr int fraction_bits = Format<T>::kSignificandBits - 1;
+    constexpr Bits fraction_mask = (Bits{1} << fraction_bits) - 1, exponent_mask = (Bits{1} << Format<T>::kExponentBits) - 1;
+    const Bits bits = bits_of(x);
+    const Bits biased = (bits >> fraction_bits) & exponent_mask;
+    const bool negative = (bits >> (fraction_bits + Format<T>::kExponentBits)) != 0;
+    if (biased == exponent_mask) return (bits & fraction_mask) ? kNan : negative ? kMinusInfinity : kPlusInfinity;
+    const std::uint64_t m = (bits & fraction_mask) | (biased != 0 ? Bits{1} << fraction_bits : Bits{0});
+    add_scaled(digits, m, biased != 0 ? static_cast<int>(biased) - 1 : 0, negative);
     return 0;
 }
 
 // Adds value * 2^lsb, lsb in [Window::kLowestLsb, Window::kHighestLsb]: a fast path's integer total.
 template <class Digits>
 SHOOTOUT_EXACT_FN void add_fixed(Digits& digits, std::int64_t value, int lsb) {
-    const int p = lsb - kUnitExponent;  // in [0, 253]
-    const int shift = p % kDigitBits;
     const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
-    // magnitude << shift as 96 bits: low 64 and the (up to 31) bits above them.
-    add_pieces(digits, p / kDigitBits, magnitude << shift, shift != 0 ? magnitude >> (64 - shift) : 0, value < 0);
+    add_scaled(digits, magnitude, lsb - kUnitExponent<typename Digits::Element>, value < 0);
 }
 
 // Carries, so that every digit but the top one is in [0, 2^32); X is unchanged. Arithmetic shifts
 // make the carries floor divisions, so negative digits borrow correctly.
 template <class Digits>
 SHOOTOUT_EXACT_FN void normalize(Digits& digits) {
-    for (int k = 0; k + 1 < kDigits; ++k) {
+    for (int k = 0; k + 1 < Digits::kCount; ++k) {
         const std::int64_t carry = digits[k] >> kDigitBits;
         digits[k] = static_cast<std::int64_t>(static_cast<std::uint64_t>(digits[k]) & 0xffffffffu);
         digits[k + 1] += carry;
@@ -134,25 +174,30 @@ SHOOTOUT_EXACT_FN void normalize(Digits& digits) {
 }
 
 // X correctly rounded to double, to nearest with ties to even: one rounding, so the error is at most
-// half an ulp, and 0 when X is a double. NaN if a NaN or both infinities were added, else the
-// infinity if one was. A zero sum is +0.
-SHOOTOUT_EXACT_FN double round_to_double(LocalDigits x, unsigned specials) {
+// half an ulp, and 0 when X is a double; +-Inf when X rounds past DBL_MAX, a subnormal below
+// 2^-1022. NaN if a NaN or both infinities were added, else the infinity if one was. A zero sum is +0.
+template <class T>
+SHOOTOUT_EXACT_FN double round_to_double(LocalDigits<T> x, unsigned specials) {
+    constexpr int kCount = LocalDigits<T>::kCount;
     if ((specials & kNan) || ((specials & kPlusInfinity) && (specials & kMinusInfinity)))
         return double_from_bits(0x7ff8000000000000u);
     if (specials & kPlusInfinity) return double_from_bits(0x7ff0000000000000u);
     if (specials & kMinusInfinity) return double_from_bits(0xfff0000000000000u);
 
     normalize(x);
-    const bool negative = x[kDigits - 1] < 0;
+    const bool negative = x[kCount - 1] < 0;
     if (negative) {
-        for (int k = 0; k < kDigits; ++k) x[k] = -x[k];
+        for (int k = 0; k < kCount; ++k) x[k] = -x[k];
         normalize(x);
     }
-    int top = kDigits - 1;
+    int top = kCount - 1;
     while (top >= 0 && x[top] == 0) --top;
     if (top < 0) return 0.0;
     // The leading one bit of |X|, counted from the unit.
     const int leading = top * kDigitBits + 63 - leading_zeros(static_cast<std::uint64_t>(x[top]));
+    // The lowest bit the double keeps: 53 bits down from the leading one, but none below 2^-1074.
+    constexpr int kSubnormalLsb = -1074 - kUnitExponent<T>;  // <= 0: X has no bit below 2^-1074
+    const int kept = leading - 52 > kSubnormalLsb ? leading - 52 : kSubnormalLsb;
 
     // The 64 bits of |X| from `leading` down (zeros below the unit), and whether any lower bit is set.
     const int lowest = leading - 63;
@@ -167,34 +212,73 @@ SHOOTOUT_EXACT_FN double round_to_double(LocalDigits x, unsigned specials) {
             sticky |= (-at < 64 ? d & ((std::uint64_t{1} << -at) - 1) : d) != 0;
         }
     }
-    std::uint64_t significand = head >> 11;  // 53 bits, the leading one at bit 52
-    const bool round_bit = (head >> 10) & 1u;
-    sticky |= (head & 0x3ffu) != 0;
-    int exponent = leading + kUnitExponent;  // |X| 2^-149 is in [2^exponent, 2^(exponent + 1))
+    const int drop = kept - lowest;  // in [11, 63]: the bits of head below the double's last
+    std::uint64_t significand = head >> drop;
+    const bool round_bit = (head >> (drop - 1)) & 1u;
+    sticky |= (head & ((std::uint64_t{1} << (drop - 1)) - 1)) != 0;
+    int exponent = kept + kUnitExponent<T>;  // |X| rounded = significand 2^exponent
     if (round_bit && (sticky || (significand & 1u))) {
         if (++significand == std::uint64_t{1} << 53) {
             significand >>= 1;
             ++exponent;
         }
     }
-    // exponent is in [-149, 202]: a normal double; no overflow, no underflow.
-    return double_from_bits((negative ? std::uint64_t{1} << 63 : 0) |
-                            static_cast<std::uint64_t>(exponent + 1023) << 52 | (significand & ((std::uint64_t{1} << 52) - 1)));
+    const std::uint64_t sign = negative ? std::uint64_t{1} << 63 : 0;
+    if (significand < std::uint64_t{1} << 52) return double_from_bits(sign | significand);  // subnormal: exponent is -1074
+    if (exponent + 52 > 1023) return double_from_bits(sign | 0x7ff0000000000000u);        // past DBL_MAX
+    return double_from_bits(sign | static_cast<std::uint64_t>(exponent + 52 + 1023) << 52 |
+                            (significand & ((std::uint64_t{1} << 52) - 1)));
 }
 
-// A whole sum in one place: a CPU thread's, or the GPU grid's once its blocks have merged.
+// A whole sum of T in one place: a CPU thread's, or the GPU grid's once its blocks have merged.
+template <class T>
 struct Sum {
-    LocalDigits digits = {};
+    LocalDigits<T> digits = {};
     unsigned specials = 0;
 
-    SHOOTOUT_EXACT_FN void add(float x) { specials |= add_float(digits, bits_of(x)); }
+    SHOOTOUT_EXACT_FN void add(T x) { specials |= add_value(digits, x); }
     // Both normalized (digits below 2^32): then 2^31 sums can be merged before a normalize().
     SHOOTOUT_EXACT_FN void merge(const Sum& other) {
-        for (int k = 0; k < kDigits; ++k) digits[k] += other.digits[k];
+        for (int k = 0; k < kDigits<T>; ++k) digits[k] += other.digits[k];
         specials |= other.specials;
     }
     SHOOTOUT_EXACT_FN double round() const { return round_to_double(digits, specials); }
 };
+
+// A sum as integer words, for adding sums across processes and GPUs (MPI_Allreduce, ncclAllReduce
+// with int64 and sum): the normalized digits, then one word per kind of special value seen (NaN,
+// +Inf, -Inf) as 0 or 1. The word-wise integer sum of up to 2^31 such words is the words of the
+// sums' sum: every digit but the top is below 2^32, and a flag summed is nonzero when any was set.
+template <class T>
+inline constexpr int kWords = kDigits<T> + kSpecialKinds;
+
+template <class T>
+SHOOTOUT_EXACT_FN void to_words(Sum<T> sum, std::int64_t* words) {
+    normalize(sum.digits);
+    for (int k = 0; k < kDigits<T>; ++k) words[k] = sum.digits[k];
+    for (int s = 0; s < kSpecialKinds; ++s) words[kDigits<T> + s] = (sum.specials >> s) & 1u;
+}
+
+template <class T>
+SHOOTOUT_EXACT_FN Sum<T> from_words(const std::int64_t* words) {
+    Sum<T> sum;
+    for (int k = 0; k < kDigits<T>; ++k) sum.digits[k] = words[k];
+    for (int s = 0; s < kSpecialKinds; ++s)
+        if (words[kDigits<T> + s] != 0) sum.specials |= 1u << s;
+    return sum;
+}
+
+// Adds x[0, n) to `sum` one value at a time; leaves its digits normalized. A value adds at most once
+// to a digit: normalized every 2^20 values, far below 2^31.
+template <class T>
+inline void accumulate(const T* x, std::size_t n, Sum<T>& sum) {
+    constexpr std::size_t kRound = std::size_t{1} << 20;
+    for (std::size_t begin = 0; begin < n; begin += kRound) {
+        const std::size_t end = n - begin < kRound ? n : begin + kRound;
+        for (std::size_t i = begin; i < end; ++i) sum.add(x[i]);
+        normalize(sum.digits);
+    }
+}
 
 // The fast path's window: floats with lo <= |x| < hi are integer multiples of 2^lsb, and
 // x * scale = x 2^-lsb is that integer, exactly, with |x * scale| < 2^TopBit.

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "bench/backend.hpp"
 #include "bench/mpi_world.hpp"
@@ -19,7 +20,7 @@
 
 namespace shootout::mpi {
 
-using MakeReduction = std::function<std::unique_ptr<Reduction>(std::span<const float> shard, const PrepareOptions&)>;
+using MakeReduction = std::function<std::unique_ptr<Reduction>(Elements shard, const PrepareOptions&)>;
 
 struct DistributedSpec {
     std::string name, description;
@@ -27,6 +28,7 @@ struct DistributedSpec {
     Cache cache = Cache::warm;  // the local backend's rule
     int devices = 0;            // accelerators each rank uses
     Traits traits;
+    std::vector<ElementType> element_types = {ElementType::f32};
     bool parallel = false;  // honours PrepareOptions::threads on every rank
     std::function<std::optional<std::string>()> unavailable_reason = {};  // besides "built without MPI"
     MakeReduction make;
@@ -65,7 +67,7 @@ double timed_collective(const std::string& name, Call&& call) {
 // what any rank ran into), naming the first rank that failed and why, so that all skip the case
 // together instead of waiting for the one that left.
 inline std::unique_ptr<Reduction> prepare_on_every_rank(const std::string& name, const MakeReduction& make,
-                                                        std::span<const float> shard, const PrepareOptions& options) {
+                                                        Elements shard, const PrepareOptions& options) {
     if (world().size == 1) return make(shard, options);
     std::unique_ptr<Reduction> local;
     std::string failure;
@@ -116,11 +118,12 @@ inline bool register_distributed_backend(DistributedSpec spec) {
         .parallel = shared->parallel,
         .distributed = true,
         .traits = shared->traits,
+        .element_types = shared->element_types,
         .unavailable_reason = [shared]() -> std::optional<std::string> {
             if (auto reason = why_unavailable()) return reason;
             return shared->unavailable_reason ? shared->unavailable_reason() : std::nullopt;
         },
-        .prepare = [shared](std::span<const float> shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+        .prepare = [shared](Elements shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
 #ifdef SHOOTOUT_HAVE_MPI
             return prepare_on_every_rank(shared->name, shared->make, shard, options);
 #else
@@ -154,7 +157,7 @@ inline MakeReduction combining(std::string local) {
         std::unique_ptr<Reduction> local_;
         double total_ = 0;
     };
-    return [local = std::move(local)](std::span<const float> shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+    return [local = std::move(local)](Elements shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
         const Backend* backend = find_backend(local);
         if (!backend) throw std::logic_error("the local backend " + local + " is not registered");
         return std::make_unique<Combined>("mpi over " + local, backend->prepare(shard, options));

@@ -4,6 +4,7 @@
 // cases report skipped, with the reason the backend gives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cfloat>
 #include <cmath>
@@ -46,7 +47,11 @@ std::string hex(double x) {
     return ::testing::AssertionFailure() << "got " << hex(got) << ", the exact sum rounded is " << hex(want);
 }
 
-double exact(std::span<const float> input) { return exact_sum(input).round(); }
+double exact(Elements input) { return exact_sum(input).round(); }
+template <class T>
+double exact(const std::vector<T>& input) {
+    return exact_sum(std::span<const T>(input)).round();
+}
 
 std::vector<float> generate(const std::string& input, std::size_t n, std::uint64_t seed = 42) {
     InputSpec spec;
@@ -70,6 +75,26 @@ std::vector<float> random_bits(std::size_t n, std::uint32_t mask, std::uint32_t 
     return v;
 }
 
+// Doubles: every exact backend takes them and returns their exact sum rounded once, over the whole
+// double range.
+std::vector<double> random_double_bits(std::size_t n, std::uint64_t mask, std::uint64_t set, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<double> v(n);
+    for (double& x : v) x = std::bit_cast<double>((rng() & mask) | set);
+    return v;
+}
+
+// Signs, significands and every finite binade, from subnormals to DBL_MAX's.
+std::vector<double> wide_doubles(std::size_t n, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<double> v(n);
+    for (double& x : v) {
+        const std::uint64_t biased = rng() % 2047;  // 0 (subnormal) .. 2046
+        x = std::bit_cast<double>((rng() & 0x800fffffffffffffu) | biased << 52);
+    }
+    return v;
+}
+
 constexpr std::size_t kOdd = 1000003;
 
 class EveryExactBackend : public ::testing::TestWithParam<const Backend*> {
@@ -80,7 +105,47 @@ protected:
     const Backend& backend() const { return *GetParam(); }
 
     // Two calls on one prepared input: the second must give the same from scratch.
-    double sum(std::span<const float> input, int threads = 2) const {
+    template <class T>
+    double sum(const std::vector<T>& input, int threads = 2) const {
+        return sum(Elements(std::span<const T>(input)), threads);
+    }
+    // The exact sum's bits from every call at every thread count.
+    template <class T>
+    void same_bits_for_every_thread_count(const std::vector<T>& v) const {
+        const double s = exact(v);
+        for (int threads : {1, 2, 3, 7}) {
+            if (!backend().parallel && threads > 1) break;
+            auto reduction = backend().prepare(std::span<const T>(v), {.threads = threads});
+            for (int call = 0; call < 5; ++call) {
+                reduction->run();
+                EXPECT_TRUE(same_bits(reduction->result(), s)) << threads << " threads, call " << call;
+            }
+        }
+    }
+
+    // NaN gives NaN, one infinity itself, both NaN: wherever they are in inputs made by make(n).
+    template <class T, class Make>
+    void nan_and_infinity(Make make) const {
+        constexpr T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+        const double dinf = std::numeric_limits<double>::infinity();
+        for (std::size_t n : {std::size_t{1}, std::size_t{33}, kOdd})
+            for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
+                std::vector<T> v = make(n);
+                v[where] = nan;
+                EXPECT_TRUE(std::isnan(sum(v))) << "NaN at " << where << " of " << n;
+                v[where] = inf;
+                EXPECT_TRUE(same_bits(sum(v), dinf)) << "+Inf at " << where << " of " << n;
+                v[where] = -inf;
+                EXPECT_TRUE(same_bits(sum(v), -dinf)) << "-Inf at " << where << " of " << n;
+                if (n == 1) continue;
+                v[n - 1 - where == where ? 0 : n - 1 - where] = inf;
+                EXPECT_TRUE(std::isnan(sum(v))) << "+Inf and -Inf";
+                v[where] = nan;
+                EXPECT_TRUE(std::isnan(sum(v))) << "NaN and +Inf";
+            }
+    }
+
+    double sum(Elements input, int threads = 2) const {
         auto reduction = backend().prepare(input, {.threads = threads});
         reduction->run();
         const double first = reduction->result();
@@ -103,7 +168,7 @@ TEST_P(EveryExactBackend, OddSizesAndUnalignedStarts) {
     const auto data = generate("normal", kOdd + 3);
     for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{31}, kOdd})
         for (std::size_t offset : {0u, 1u, 3u}) {
-            const std::span<const float> input(data.data() + offset, n);
+            const Elements input = std::span<const float>(data.data() + offset, n);
             EXPECT_TRUE(same_bits(sum(input), exact(input))) << "n=" << n << " offset=" << offset;
         }
 }
@@ -158,36 +223,86 @@ TEST_P(EveryExactBackend, TiesRoundToEven) {
 }
 
 TEST_P(EveryExactBackend, NanAndInfinityAsIeeeAdditionGivesThem) {
-    constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-    const double dinf = std::numeric_limits<double>::infinity();
-    for (std::size_t n : {std::size_t{1}, std::size_t{33}, kOdd})
-        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-            std::vector<float> v = generate("ill:1e16", n);
-            v[where] = nan;
-            EXPECT_TRUE(std::isnan(sum(v))) << "NaN at " << where << " of " << n;
-            v[where] = inf;
-            EXPECT_TRUE(same_bits(sum(v), dinf)) << "+Inf at " << where << " of " << n;
-            v[where] = -inf;
-            EXPECT_TRUE(same_bits(sum(v), -dinf)) << "-Inf at " << where << " of " << n;
-            if (n == 1) continue;
-            v[n - 1 - where == where ? 0 : n - 1 - where] = inf;
-            EXPECT_TRUE(std::isnan(sum(v))) << "+Inf and -Inf";
-            v[where] = nan;
-            EXPECT_TRUE(std::isnan(sum(v))) << "NaN and +Inf";
-        }
+    nan_and_infinity<float>([](std::size_t n) { return generate("ill:1e16", n); });
 }
 
 TEST_P(EveryExactBackend, SameBitsForEveryThreadCountAndCall) {
-    const auto v = generate("ill:1e16", (std::size_t{1} << 20) + 7);
-    const double s = exact(v);
-    for (int threads : {1, 2, 3, 7}) {
-        if (!backend().parallel && threads > 1) break;
-        auto reduction = backend().prepare(v, {.threads = threads});
-        for (int call = 0; call < 5; ++call) {
-            reduction->run();
-            EXPECT_TRUE(same_bits(reduction->result(), s)) << threads << " threads, call " << call;
-        }
+    same_bits_for_every_thread_count(generate("ill:1e16", (std::size_t{1} << 20) + 7));
+}
+
+TEST_P(EveryExactBackend, TakesDoubles) { EXPECT_TRUE(backend().takes(ElementType::f64)); }
+
+TEST_P(EveryExactBackend, DoublesEmptyAndOne) {
+    EXPECT_TRUE(same_bits(sum(Elements(std::span<const double>())), 0.0));
+    for (double x : {1.0, -3.5, 0.1, 0x1p-1074, -0x1p-1022, DBL_MAX, -DBL_MAX, 0.0, -0.0, 1e300}) {
+        const std::vector<double> one{x};
+        EXPECT_TRUE(same_bits(sum(one), exact(one))) << x;
     }
+}
+
+TEST_P(EveryExactBackend, DoublesOddSizesAndUnalignedStarts) {
+    const auto data = wide_doubles(kOdd + 3, 5);
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{31}, kOdd})
+        for (std::size_t offset : {0u, 1u, 3u}) {
+            const Elements input = std::span<const double>(data.data() + offset, n);
+            EXPECT_TRUE(same_bits(sum(input), exact(input))) << "n=" << n << " offset=" << offset;
+        }
+}
+
+TEST_P(EveryExactBackend, DoublesOverEveryBinade) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+        const auto v = wide_doubles(kOdd, seed);
+        const double s = exact(v);
+        const double got = sum(v, 3);
+        EXPECT_TRUE(same_bits(got, s)) << "seed " << seed;
+        EXPECT_LE(relative_error(got, exact_sum(std::span<const double>(v))), bounds::kDoubleU);
+    }
+    // Below 1e-300 only, and within 2^60 of 1: narrow ranges, every bit of them kept.
+    const auto small = random_double_bits(kOdd, 0x83ffffffffffffffu, 0, 4);
+    EXPECT_TRUE(same_bits(sum(small), exact(small)));
+    const auto near_one = random_double_bits(kOdd, 0x803fffffffffffffu, 0x3fc0000000000000u, 5);
+    EXPECT_TRUE(same_bits(sum(near_one), exact(near_one)));
+}
+
+TEST_P(EveryExactBackend, DoublesAllSubnormal) {
+    const auto v = random_double_bits(kOdd, 0x800fffffffffffffu, 0, 6);  // biased exponent 0, both signs
+    const double s = exact(v);
+    ASSERT_LT(std::abs(s), 0x1p-1000);
+    EXPECT_TRUE(same_bits(sum(v), s));
+    const auto positive = random_double_bits(kOdd, 0x000fffffffffffffu, 0, 7);
+    EXPECT_TRUE(same_bits(sum(positive), exact(positive)));
+}
+
+TEST_P(EveryExactBackend, DoublesPastDblMaxAreInfinite) {
+    const auto v = random_double_bits(std::size_t{1} << 16, 0x000fffffffffffffu, 0x7fe0000000000000u, 8);  // [2^1023, 2^1024)
+    EXPECT_TRUE(same_bits(exact(v), std::numeric_limits<double>::infinity()));
+    EXPECT_TRUE(same_bits(sum(v), std::numeric_limits<double>::infinity()));
+    std::vector<double> negative(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) negative[i] = -v[i];
+    EXPECT_TRUE(same_bits(sum(negative), -std::numeric_limits<double>::infinity()));
+    // Back below DBL_MAX by the end: finite, and exact.
+    std::vector<double> back = v;
+    for (double x : v) back.push_back(-x);
+    back.push_back(0x1p-1074);
+    EXPECT_TRUE(same_bits(sum(back), 0x1p-1074));
+    EXPECT_TRUE(same_bits(sum(std::vector<double>{DBL_MAX, 0x1p970}), std::numeric_limits<double>::infinity()));  // the tie, to even
+    EXPECT_TRUE(same_bits(sum(std::vector<double>{DBL_MAX, 0x1p969}), DBL_MAX));
+}
+
+TEST_P(EveryExactBackend, DoublesMassiveCancellation) {
+    EXPECT_TRUE(same_bits(sum(std::vector<double>{1e308, -1e308, 0x1p-1074}), 0x1p-1074));
+    std::vector<double> spread(kOdd, 0.0);
+    spread[0] = 1e308, spread[kOdd / 2] = 0x1p-1060, spread[kOdd - 1] = -1e308;
+    EXPECT_TRUE(same_bits(sum(spread, 3), 0x1p-1060));
+    EXPECT_TRUE(same_bits(sum(std::vector<double>{1.0, 0x1p-53, 0x1p-1074}), 1.0 + 0x1p-52));  // above the tie by 2^-1074
+}
+
+TEST_P(EveryExactBackend, DoublesNanAndInfinity) {
+    nan_and_infinity<double>([](std::size_t n) { return wide_doubles(n, 9); });
+}
+
+TEST_P(EveryExactBackend, DoublesSameBitsForEveryThreadCount) {
+    same_bits_for_every_thread_count(wide_doubles((std::size_t{1} << 20) + 7, 10));
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
@@ -223,7 +338,7 @@ TEST(ExactBackends, AboveTwoTo31ElementsOnTheGpu) {
         static const std::vector<float> data = generate("ill:1e16", (std::size_t{1} << 31) + 1001);
         static const double s = exact(data);
         try {
-            auto reduction = b->prepare(data, {});
+            auto reduction = b->prepare(std::span<const float>(data), {});
             reduction->run();
             EXPECT_TRUE(same_bits(reduction->result(), s)) << b->name;
         } catch (const ResourceExhausted& e) {
@@ -244,7 +359,8 @@ TEST(ExactBackends, CpuAndGpuGiveTheSameBits) {
         const auto v = generate(input, (std::size_t{1} << 22) + 5);
         for (const Backend* c : cpu)
             for (const Backend* g : gpu) {
-                auto on_cpu = c->prepare(v, {.threads = 3}), on_gpu = g->prepare(v, {});
+                auto on_cpu = c->prepare(std::span<const float>(v), {.threads = 3});
+                auto on_gpu = g->prepare(std::span<const float>(v), {});
                 on_cpu->run();
                 on_gpu->run();
                 EXPECT_TRUE(same_bits(on_gpu->result(), on_cpu->result())) << input << ": " << g->name << " vs " << c->name;
@@ -267,18 +383,57 @@ TEST(ExactKernels, EveryKernelThisCpuRunsGivesTheSameBits) {
         const auto v = generate(input, kOdd);
         for (std::size_t offset : {0u, 3u}) {
             const std::span<const float> x(v.data() + offset, v.size() - offset);
-            const double s = exact(x);
+            const double s = exact(Elements(x));
             for (const Kernel& k : kernels) {
                 if (auto why = k.unavailable()) {
                     std::cout << "not checked here: " << k.name << ": " << *why << '\n';
                     continue;
                 }
-                exact::Sum total;
+                exact::Sum<float> total;
                 k.accumulate(x.data(), x.size(), total);
                 EXPECT_TRUE(same_bits(total.round(), s)) << k.name << " on " << input << ", offset " << offset;
             }
         }
     }
+}
+
+// What mpi/exact and nccl/exact add across ranks and GPUs: the word-wise integer sum of several
+// partial sums' words is the words of the whole sum, specials included.
+template <class T>
+void check_words_add_up(const std::vector<T>& values) {
+    exact::Sum<T> whole;
+    exact::accumulate(values.data(), values.size(), whole);
+    std::int64_t whole_words[exact::kWords<T>];
+    exact::to_words(whole, whole_words);
+    for (std::size_t parts : {2u, 3u, 7u}) {
+        std::int64_t total[exact::kWords<T>] = {};
+        for (std::size_t part = 0; part < parts; ++part) {
+            const std::size_t begin = values.size() * part / parts, end = values.size() * (part + 1) / parts;
+            exact::Sum<T> partial;
+            exact::accumulate(values.data() + begin, end - begin, partial);
+            std::int64_t words[exact::kWords<T>];
+            exact::to_words(partial, words);
+            for (int k = 0; k < exact::kWords<T>; ++k) total[k] += words[k];
+        }
+        const exact::Sum<T> from_total = exact::from_words<T>(total);
+        EXPECT_TRUE(same_bits(from_total.round(), exact(values))) << parts << " parts";
+        std::int64_t again[exact::kWords<T>];
+        exact::to_words(from_total, again);
+        EXPECT_TRUE(std::equal(again, again + exact::kWords<T>, whole_words)) << "the same words, not just the same rounding";
+    }
+}
+
+TEST(ExactWords, PartialSumsWordsAddUpToTheWholeSum) {
+    check_words_add_up(generate("wide", 300001));
+    check_words_add_up(wide_doubles(300001, 11));
+    auto with_specials = wide_doubles(1000, 12);
+    with_specials[10] = std::numeric_limits<double>::infinity();
+    check_words_add_up(with_specials);  // +Inf in one part only
+    with_specials[900] = -std::numeric_limits<double>::infinity();
+    check_words_add_up(with_specials);  // +Inf and -Inf in different parts: NaN
+    auto with_nan = generate("cancel", 1000);
+    with_nan[500] = std::numeric_limits<float>::quiet_NaN();
+    check_words_add_up(with_nan);
 }
 
 }  // namespace

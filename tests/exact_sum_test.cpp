@@ -115,19 +115,60 @@ TEST(ExactSum, WordsSummedAsIntegersAreTheSumOfTheAccumulators) {
     EXPECT_TRUE(std::isnan(ExactAccumulator::from_words(words).round()));
 }
 
-// What a GPU hands over (nccl/exact): per exponent the sum of the signed significands.
-TEST(ExactSum, ExponentBinsAddTheFloatsTheyHold) {
-    const std::vector<float> values = {1.5f, -0.75f, 3e38f, -3e38f, 1e-45f, 7e-39f, 2.0f, 2.0f, -1e20f};
-    std::array<std::int64_t, ExactAccumulator::kExponentBins> bins{};
-    for (float v : values) {
-        const auto bits = std::bit_cast<std::uint32_t>(v);
-        const std::uint32_t e = (bits >> 23) & 0xffu;
-        const std::int64_t m = (bits & 0x7fffffu) | (e ? 0x800000u : 0u);
-        bins[e ? e : 1] += (bits >> 31) ? -m : m;
+double exact64(const std::vector<double>& values) { return exact_sum(values).round(); }
+
+// Independent reference for doubles: values in [2^-30, 2^30) with 30-bit significands are integer
+// multiples of 2^-59 below 2^59, so a 128-bit integer holds the sum of 2^20 of them exactly.
+TEST(ExactSumOfDoubles, MatchesInt128Reference) {
+    std::mt19937_64 rng(17);
+    for (int trial = 0; trial < 10; ++trial) {
+        std::vector<double> values(1 << 16);
+        __int128 reference = 0;
+        for (double& v : values) {
+            v = std::ldexp(static_cast<double>(rng() >> 34 | 1u << 29), static_cast<int>(rng() % 60) - 59) * (rng() & 1 ? -1 : 1);
+            reference += static_cast<__int128>(std::ldexp(v, 59));
+        }
+        EXPECT_EQ(exact64(values), std::ldexp(static_cast<double>(reference), -59)) << "trial " << trial;
     }
-    ExactAccumulator from_bins;
-    from_bins.add_exponent_bins(bins);
-    EXPECT_EQ(from_bins.words(), exact_sum(values).words());
+}
+
+TEST(ExactSumOfDoubles, CancellationAcrossTheWholeRange) {
+    const double tiny = std::numeric_limits<double>::denorm_min();
+    EXPECT_EQ(exact64({1e308, -1e308, tiny}), tiny);
+    EXPECT_EQ(exact64({1e308, 1e308, -1e308, -1e308, 0.5, tiny}), 0.5);  // partial sums past DBL_MAX
+    EXPECT_EQ(exact64({1.0, 0x1p-1074, -1.0}), 0x1p-1074);
+    EXPECT_EQ(exact64({1.0, 0x1p-53}), 1.0);                  // a tie: to even
+    EXPECT_EQ(exact64({1.0, 0x1p-53, 0x1p-1074}), 1.0 + 0x1p-52);  // just above the tie
+}
+
+TEST(ExactSumOfDoubles, SubnormalsStaySubnormal) {
+    const double tiny = std::numeric_limits<double>::denorm_min();
+    EXPECT_EQ(exact64(std::vector<double>(1000, tiny)), 1000 * tiny);
+    EXPECT_EQ(exact64({std::numeric_limits<double>::min(), -tiny}), std::numeric_limits<double>::min() - tiny);
+}
+
+TEST(ExactSumOfDoubles, PastDblMaxRoundsToInfinity) {
+    const double max = std::numeric_limits<double>::max(), inf = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(exact64({max, max}), inf);
+    EXPECT_EQ(exact64({-max, -max, 1.0}), -inf);
+    EXPECT_EQ(exact64({max, 0x1p969}), max);  // below DBL_MAX + half an ulp (2^970): stays finite
+    EXPECT_EQ(exact64({max, 0x1p970}), inf);  // the tie goes to the even significand: 2^1024
+    EXPECT_EQ(exact64({max, 0x1p970, -0x1p-1074}), max);
+    // The correctly rounded sum of a finite input may be infinite; its error is then 0.
+    EXPECT_EQ(relative_error(inf, exact_sum(std::vector<double>{max, max})), 0.0);
+    EXPECT_GE(relative_error(max, exact_sum(std::vector<double>{max, max})), 0.5);
+}
+
+TEST(ExactSumOfDoubles, NanAndInfinity) {
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_TRUE(std::isnan(exact64({1.0, std::nan(""), 2.0})));
+    EXPECT_EQ(exact64({1.0, inf}), inf);
+    EXPECT_TRUE(std::isnan(exact64({inf, -inf})));
+}
+
+TEST(ExactSumOfDoubles, ElementsAndSpansAgree) {
+    const std::vector<double> values = {0.1, 0.2, 0.3, -1e-300, 1e300, -1e300};
+    EXPECT_EQ(exact_sum(Elements(std::span<const double>(values))).words(), exact_sum(values).words());
 }
 
 TEST(RelativeError, IsComputedFromTheExactDifference) {

@@ -114,6 +114,6 @@ float sum_avx2_f32(const float* x, std::size_t n) { return sum_f32<Avx2, Avx2Pol
 float sum_avx2_kahan(const float* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const float* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const double* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
-void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
+void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

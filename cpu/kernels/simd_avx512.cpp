@@ -113,6 +113,6 @@ float sum_avx512_f32_prefetched(const float* x, std::size_t n) { return sum_f32_
 float sum_avx512_kahan(const float* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const double* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
-void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
+void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

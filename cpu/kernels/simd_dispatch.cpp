@@ -32,15 +32,7 @@ float sum_unrolled_f32(const float* x, std::size_t n) { return sum_unrolled<floa
 double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 double sum_unrolled_f64(const double* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
-void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum) {
-    // A digit takes at most 2 additions per float: normalized every 2^20 floats, far below 2^31.
-    constexpr std::size_t kRound = std::size_t{1} << 20;
-    for (std::size_t begin = 0; begin < n; begin += kRound) {
-        const std::size_t end = n - begin < kRound ? n : begin + kRound;
-        for (std::size_t i = begin; i < end; ++i) sum.add(x[i]);
-        exact::normalize(sum.digits);
-    }
-}
+void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum) { exact::accumulate(x, n, sum); }
 
 #if defined(__x86_64__)
 

@@ -54,7 +54,7 @@ template <class Isa, class Floats>
 // many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
 // the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
 template <class Isa, Loop L>
-[[gnu::always_inline]] inline std::size_t add_level(const float* x, std::size_t n, float* outside, exact::Sum& sum,
+[[gnu::always_inline]] inline std::size_t add_level(const float* x, std::size_t n, float* outside, exact::Sum<float>& sum,
                                                      const float* next) {
     using Floats = typename Isa::Floats;
     using Fixed = typename Isa::Fixed;
@@ -109,7 +109,7 @@ template <class Isa, Loop L>
 }
 
 template <class Isa, class Policy>
-void accumulate_exact(const float* x, std::size_t n, exact::Sum& sum) {
+void accumulate_exact(const float* x, std::size_t n, exact::Sum<float>& sum) {
     constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
     float buffer[2][kRoundFloats + lanes];  // levels 1, 2, ... read one and pack into the other
     for (std::size_t begin = 0; begin < n; begin += kRoundFloats) {

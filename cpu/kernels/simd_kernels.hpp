@@ -14,6 +14,7 @@
 #include <type_traits>
 
 namespace shootout::exact {
+template <class T>
 struct Sum;  // exact/exact_accumulator.hpp
 }
 
@@ -22,7 +23,7 @@ namespace shootout::simd {
 using SumToFloat = float (*)(const float* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
 using SumDoublesToDouble = double (*)(const double* x, std::size_t n);
-using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum& sum);
+using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum<float>& sum);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
 float sum_avx2_f32(const float* x, std::size_t n);
@@ -53,8 +54,8 @@ double sum_sve_f64(const double* x, std::size_t n);
 
 // Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
 // (simd_exact.hpp); leaves its digits normalized.
-void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum& sum);
-void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum& sum);
+void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum);
+void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& sum);
 
 // Portable loops with independent accumulators (the compiler vectorises them for the baseline ISA):
 // the fallbacks on CPUs with none of the instruction sets above.
@@ -64,7 +65,7 @@ double sum_unrolled_f64(const float* x, std::size_t n);
 double sum_unrolled_f64(const double* x, std::size_t n);
 // One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
 // normalized.
-void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum& sum);
+void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum);
 
 // Why this CPU cannot run the kernels of that instruction set, or nullopt when it can. In a build
 // for another architecture: "not an x86-64 build", "not an aarch64 build".

@@ -27,8 +27,8 @@ double sum_avx2_f64(const float*, std::size_t) { not_built("sum_avx2_f64"); }
 double sum_avx512_f64(const float*, std::size_t) { not_built("sum_avx512_f64"); }
 double sum_avx2_f64(const double*, std::size_t) { not_built("sum_avx2_f64"); }
 double sum_avx512_f64(const double*, std::size_t) { not_built("sum_avx512_f64"); }
-void accumulate_avx2_exact(const float*, std::size_t, exact::Sum&) { not_built("accumulate_avx2_exact"); }
-void accumulate_avx512_exact(const float*, std::size_t, exact::Sum&) { not_built("accumulate_avx512_exact"); }
+void accumulate_avx2_exact(const float*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx2_exact"); }
+void accumulate_avx512_exact(const float*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx512_exact"); }
 #endif
 
 #if !defined(__aarch64__)

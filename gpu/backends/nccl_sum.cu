@@ -19,7 +19,7 @@ namespace shootout::cuda {
 namespace {
 
 #ifdef SHOOTOUT_HAVE_NCCL
-class PartialSum final : public ShardSum {
+class PartialSum final : public ShardSum<float> {
 public:
     explicit PartialSum(std::size_t n) : partial_(1) {
         if (n > 0) pass_.emplace(n);
@@ -53,7 +53,7 @@ private:
     // channels depend on the count, the topology and the size only), and the shards change with it.
     .traits = {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::per_thread_count},
 #ifdef SHOOTOUT_HAVE_NCCL
-    .make = [](std::size_t n) -> std::unique_ptr<ShardSum> { return std::make_unique<PartialSum>(n); },
+    .make = [](std::size_t n) -> std::unique_ptr<ShardSum<float>> { return std::make_unique<PartialSum>(n); },
 #else
     .make = {},
 #endif

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/runtime/cuda_api.hpp"
@@ -41,17 +42,25 @@ const std::vector<ncclComm_t>& communicators(int gpus) {
     return c.comms;
 }
 
+// The spec's ShardSum for a shard of n elements of T.
+template <class T>
+std::unique_ptr<ShardSum<T>> make_shard_sum(const MultiGpuSpec& spec, std::size_t n) {
+    if constexpr (std::is_same_v<T, double>) return spec.make_f64(n);
+    else return spec.make(n);
+}
+
 // One GPU's queue, shard copies (rotating as every device backend's: bench/device_timing.hpp) and
 // ShardSum, all made on that GPU.
+template <class T>
 struct GpuPart {
-    GpuPart(int device, std::span<const float> shard, const MultiGpuSpec& spec)
-        : device(device), copies(queue, shard, /*rotate=*/true, 1), sum(spec.make(shard.size())) {}
+    GpuPart(int device, std::span<const T> shard, const MultiGpuSpec& spec)
+        : device(device), copies(queue, shard, /*rotate=*/true, 1), sum(make_shard_sum<T>(spec, shard.size())) {}
     int device;
     CudaQueue queue;
     RotatingInput copies;
-    std::unique_ptr<ShardSum> sum;
+    std::unique_ptr<ShardSum<T>> sum;
 
-    const float* next_copy() { return static_cast<const float*>(device_address(copies.memory(), copies.next())); }
+    const T* next_copy() { return static_cast<const T*>(device_address(copies.memory(), copies.next())); }
 };
 
 // The timing rule (results/README.md, "nccl/* rows"): with every GPU's stream idle, a start event
@@ -61,15 +70,16 @@ struct GpuPart {
 // time runs from that GPU's start to the last GPU's end; the starts are recorded back to back by
 // the host (microseconds apart, before any work is enqueued), so it falls short of "first GPU's
 // start to last GPU's end" by at most that spread.
+template <class T>
 class MultiGpuReduction final : public Reduction {
 public:
-    MultiGpuReduction(const MultiGpuSpec& spec, std::span<const float> input, int gpus)
+    MultiGpuReduction(const MultiGpuSpec& spec, std::span<const T> input, int gpus)
         : spec_(spec), comms_(communicators(gpus)) {
         const DeviceScope restore(0);
         for (int g = 0; g < gpus; ++g) {
             select_device(g);
             const Shard shard = shard_of(input.size(), g, gpus);
-            parts_.push_back(std::make_unique<GpuPart>(g, input.subspan(shard.begin, shard.size()), spec));
+            parts_.push_back(std::make_unique<GpuPart<T>>(g, input.subspan(shard.begin, shard.size()), spec));
         }
     }
 
@@ -130,7 +140,7 @@ private:
 
     const MultiGpuSpec& spec_;
     const std::vector<ncclComm_t>& comms_;
-    std::vector<std::unique_ptr<GpuPart>> parts_;
+    std::vector<std::unique_ptr<GpuPart<T>>> parts_;
 };
 
 std::optional<std::string> why_unavailable() { return why_no_device(); }
@@ -157,14 +167,17 @@ bool register_multi_gpu_backend(MultiGpuSpec spec) {
         .batches = true,
         .multi_gpu = true,
         .traits = shared->traits,
+        .element_types = shared->make_f64 ? std::vector{ElementType::f32, ElementType::f64} : std::vector{ElementType::f32},
         .unavailable_reason = why_unavailable,
-        .prepare = [shared](std::span<const float> input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+        .prepare = [shared](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
 #ifdef SHOOTOUT_HAVE_NCCL
             if (options.gpus > visible_devices())
                 throw std::runtime_error(shared->name + ": " + std::to_string(options.gpus) + " GPUs asked for, " +
                                          std::to_string(visible_devices()) + " visible");
             try {
-                return std::make_unique<MultiGpuReduction>(*shared, input, options.gpus);
+                return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
+                    return std::make_unique<MultiGpuReduction<T>>(*shared, values, options.gpus);
+                });
             } catch (const ResourceExhausted& e) {
                 throw ResourceExhausted(shared->name + ": " + e.what());
             } catch (const std::runtime_error& e) {

@@ -21,6 +21,7 @@
 
 namespace shootout::cuda {
 
+template <class T = float>
 class ShardSum;
 
 struct MultiGpuSpec {
@@ -29,7 +30,10 @@ struct MultiGpuSpec {
     Traits traits;
     // Makes one GPU's ShardSum for a shard of n >= 0 elements, with that GPU current. Empty in a
     // build without NCCL, where the backend is listed as unavailable.
-    std::function<std::unique_ptr<ShardSum>(std::size_t n)> make;
+    std::function<std::unique_ptr<ShardSum<float>>(std::size_t n)> make;
+    // The same for float64 shards, for a backend that takes them too; empty for one that takes
+    // float32 only.
+    std::function<std::unique_ptr<ShardSum<double>>(std::size_t n)> make_f64 = {};
 };
 
 // Registers the backend: multi-GPU (PrepareOptions::gpus), device events, batching; without NCCL
@@ -47,13 +51,14 @@ inline void check_nccl(ncclResult_t status, const char* call) {
 }
 #define SHOOTOUT_NCCL_CHECK(call) ::shootout::cuda::check_nccl((call), #call)
 
-// One GPU's part of a multi-GPU reduction, made and called with its GPU current.
+// One GPU's part of a multi-GPU reduction of elements of T, made and called with its GPU current.
+template <class T>
 class ShardSum {
 public:
     virtual ~ShardSum() = default;
     // Enqueues the reduction of in[0..n) (n as made; in 16-byte aligned; nothing to read when n is
     // 0) into this GPU's partial on `stream`.
-    virtual void enqueue(const float* in, cudaStream_t stream) = 0;
+    virtual void enqueue(const T* in, cudaStream_t stream) = 0;
     // Enqueues this GPU's part of the all-reduce of the partials, inside an ncclGroupStart/End that
     // holds every GPU's part.
     virtual void all_reduce(ncclComm_t comm, cudaStream_t stream) = 0;
