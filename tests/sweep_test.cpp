@@ -14,45 +14,10 @@
 #include "bench/measurement_rules.hpp"
 #include "bench/reporters.hpp"
 #include "bench/runner.hpp"
+#include "tests/sweep_support.hpp"
 
 namespace shootout {
 namespace {
-
-struct SweepResult {
-    int status;
-    std::string out, err;
-    std::vector<std::map<std::string, std::string>> rows;
-};
-
-SweepResult sweep(std::vector<std::string> args) {
-    static bool initialised = [] {
-        // The rules' defaults, as accumulate_bench sets them (interleaving included), made quick.
-        std::vector<std::string> flags = benchmark_arguments("sweep_test", {"--benchmark_repetitions=3", "--benchmark_min_time=0.001"}, 1);
-        std::vector<char*> argv;
-        for (auto& f : flags) argv.push_back(f.data());
-        int argc = static_cast<int>(argv.size());
-        benchmark::Initialize(&argc, argv.data());
-        return true;
-    }();
-    (void)initialised;
-    const auto csv = std::filesystem::temp_directory_path() / ("shootout_sweep_" + std::to_string(::getpid()) + ".csv");
-    std::filesystem::remove(csv);
-    args.push_back("--csv=" + csv.string());
-    const Options options = parse_command_line(args);
-    std::ostringstream out, err;
-    SweepResult r{run_sweep(options, select_backends(options.backends), out, err), out.str(), err.str(), {}};
-    std::ifstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    const auto header = split_csv_row(line);
-    while (std::getline(in, line)) {
-        const auto fields = split_csv_row(line);
-        auto& row = r.rows.emplace_back();
-        for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields.at(i);
-    }
-    std::filesystem::remove(csv);
-    return r;
-}
 
 // The float running total stalls at 2^24: adding 1 to 2^24 rounds back to 2^24.
 TEST(Sweep, FloatAccumulateOnOnesStallsAtTwoToTheTwentyFour) {
@@ -317,6 +282,42 @@ TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.rows.size(), 1u);
     EXPECT_NE(r.err.find("skipping n=2^40 (4 TiB)"), std::string::npos) << r.err;
+}
+
+// --dtype=f64 end to end: every exact backend returns the exact sum of the doubles rounded once, the
+// `exact` column's bits, on every input kind (its rel_error is that one rounding's, at most 2^-53:
+// a sum of doubles is seldom a double); the rows say f64 and count 8 bytes an element, and backends
+// that take float32 only are named as not measured.
+TEST(Sweep, Float64RowsOfTheExactBackendsAreTheExactSumRoundedOnce) {
+    for (const char* input : {"uniform", "wide", "cancel", "ill:1e30"}) {
+        const auto r = sweep({"--backend=cpu/exact/*,cpu/serial/accumulate-f32", "--sizes=2^12,1001", "--dtype=f64",
+                              std::string("--input=") + input});
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_NE(r.out.find("not measured with --dtype=f64 (they do not take it): cpu/serial/accumulate-f32"), std::string::npos)
+            << r.out;
+        ASSERT_FALSE(r.rows.empty()) << input;
+        for (const auto& row : r.rows) {
+            EXPECT_EQ(row.at("dtype"), "f64");
+            EXPECT_EQ(row.at("bytes"), std::to_string(8 * std::stoull(row.at("n"))));
+            EXPECT_EQ(row.at("result"), row.at("exact")) << row.at("backend") << ' ' << input;
+            EXPECT_LE(std::stod(row.at("rel_error")), 0x1p-53) << row.at("backend") << ' ' << input;
+            EXPECT_NE(row.at("backend"), "cpu/serial/accumulate-f32");
+        }
+    }
+}
+
+// Both types in one run: each (size, type) is one input with its own exact sum; float32 rows are as
+// before. Byte sizes count bytes of each type.
+TEST(Sweep, BothTypesInOneRunAndByteSizesPerType) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-f64,cpu/pool/simd", "--sizes=64KiB", "--dtype=f32,f64", "--threads=2"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::map<std::string, std::string> n_of;
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row.at("bytes"), "65536") << row.at("dtype");
+        n_of[row.at("dtype")] = row.at("n");
+        EXPECT_LT(std::stod(row.at("rel_error")), 1e-12) << row.at("backend");
+    }
+    EXPECT_EQ(n_of, (std::map<std::string, std::string>{{"f32", "16384"}, {"f64", "8192"}}));
 }
 
 }  // namespace

@@ -1,0 +1,185 @@
+// A device API the harness has never heard of, added the way a new API folder adds one: a
+// DeviceApi record, a DeviceQueue (host memory and a simulated device clock), and a backend timed
+// through the device-neutral layer. It runs through the whole sweep, CSV included, with no harness
+// file changed: the rows follow the backend's declared rules, not its name.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "bench/device_api.hpp"
+#include "bench/device_timing.hpp"
+#include "bench/measurement_rules.hpp"
+#include "bench/system_info.hpp"
+#include "tests/sweep_support.hpp"
+
+namespace shootout {
+namespace {
+
+constexpr Device kFake{"fake"};
+constexpr std::size_t kFakeCacheBytes = 1 << 20;
+
+// What the fake device saw, for the tests to check.
+struct FakeLog {
+    std::set<std::size_t> offsets_read;  // input copies the calls read
+    std::size_t largest_allocation = 0;
+    int visible = 2;
+};
+FakeLog& log() {
+    static FakeLog instance;
+    return instance;
+}
+
+struct FakeMemory final : DeviceQueue::Memory {
+    explicit FakeMemory(std::size_t bytes) : bytes(bytes) {}
+    std::vector<std::byte> bytes;
+};
+
+FakeMemory& fake(DeviceQueue::Memory& memory) { return static_cast<FakeMemory&>(memory); }
+const FakeMemory& fake(const DeviceQueue::Memory& memory) { return static_cast<const FakeMemory&>(memory); }
+
+// A queue whose work runs at once and whose clock advances by what the work would take on a device
+// of 100 GB/s with 2 us per launch, so that timings are known.
+class FakeQueue final : public DeviceQueue {
+public:
+    std::size_t cache_bytes() const override { return kFakeCacheBytes; }
+    std::unique_ptr<Memory> allocate(std::size_t bytes) override {
+        log().largest_allocation = std::max(log().largest_allocation, bytes);
+        return std::make_unique<FakeMemory>(bytes);
+    }
+    std::shared_ptr<void> allocate_staging(std::size_t bytes) override {
+        return {::operator new(bytes), [](void* p) { ::operator delete(p); }};
+    }
+    void copy_in(Memory& to, std::size_t offset, const void* from, std::size_t bytes) override {
+        std::memcpy(fake(to).bytes.data() + offset, from, bytes);
+        advance(bytes);
+    }
+    void copy(Memory& to, std::size_t to_offset, const Memory& from, std::size_t from_offset, std::size_t bytes) override {
+        std::memmove(fake(to).bytes.data() + to_offset, fake(from).bytes.data() + from_offset, bytes);
+        advance(2 * bytes);
+    }
+    void start_timer() override { start_ = clock_ns_; }
+    double stop_timer() override { return (clock_ns_ - start_) * 1e-9; }
+    void finish() override {}
+
+    void advance(std::size_t bytes) { clock_ns_ += 2000 + static_cast<double>(bytes) / 100; }
+
+private:
+    double clock_ns_ = 0, start_ = 0;
+};
+
+// The fake backend's call: sums the copy in double, as a device kernel would.
+class FakeSum final : public DeviceCall {
+public:
+    FakeSum(FakeQueue& queue, Elements input) : queue_(queue), type_(input.type()), n_(input.size()) {}
+
+    void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool) override {
+        log().offsets_read.insert(offset);
+        const Elements copy = type_ == ElementType::f64
+                                  ? Elements(std::span(reinterpret_cast<const double*>(fake(input).bytes.data() + offset), n_))
+                                  : Elements(std::span(reinterpret_cast<const float*>(fake(input).bytes.data() + offset), n_));
+        sum_ = copy.visit([](auto values) {
+            double total = 0;
+            for (auto x : values) total += static_cast<double>(x);
+            return total;
+        });
+        queue_.advance(input_bytes(type_, n_));
+    }
+    double result() override { return sum_; }
+
+private:
+    FakeQueue& queue_;
+    ElementType type_;
+    std::size_t n_;
+    double sum_ = 0;
+};
+
+[[maybe_unused]] const bool api_registered = register_device_api({
+    .device = kFake,
+    .backend_patterns = {"fake/*"},
+    .visible_devices = [] { return std::vector<std::string>(static_cast<std::size_t>(log().visible), "Fake GPU"); },
+});
+
+[[maybe_unused]] const bool backend_registered = [] {
+    auto parts = std::make_shared<const DeviceBackendParts>(DeviceBackendParts{
+        .make_queue = [] { return std::make_unique<FakeQueue>(); },
+        .make_call = [](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+            return std::make_unique<FakeSum>(static_cast<FakeQueue&>(queue), input);
+        },
+    });
+    return register_backend({
+        .name = "fake/sum",
+        .device = kFake,
+        .description = "a double sum on a simulated device",
+        .timing = Timing::device_events,
+        .cache = Cache::cold,
+        .devices = 1,
+        .supports_transfer = true,
+        .batches = true,
+        .traits = {.accumulator = Accumulator::f64, .order = Order::sequential, .reproducibility = Reproducibility::any_thread_count},
+        .element_types = {ElementType::f32, ElementType::f64},
+        .prepare = [parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return std::make_unique<TimedDeviceReduction>(*parts, input, options);
+        },
+        .device_info = [] { return DeviceInfo{.name = "Fake GPU", .peak_gbps = 100, .visible = log().visible}; },
+    });
+}();
+
+TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
+    const SweepResult r = sweep({"--backend=fake", "--sizes=2^10,2^12", "--dtype=f32,f64", "--input=ones", "--include-transfer"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    // Per size and type: isolated, batched, and isolated with the transfer.
+    ASSERT_EQ(r.rows.size(), 2u * 2u * 3u) << r.out;
+    std::set<std::string> timings, devices, dtypes;
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row.at("backend"), "fake/sum");
+        EXPECT_EQ(row.at("cache"), "cold");
+        EXPECT_EQ(row.at("gpu"), "Fake GPU");
+        EXPECT_EQ(row.at("gpus"), "1");
+        EXPECT_EQ(row.at("pages"), "");  // device memory
+        EXPECT_EQ(row.at("rel_error"), "0");
+        EXPECT_EQ(std::stod(row.at("result")), std::stod(row.at("n")));
+        const std::uint64_t bytes = input_bytes(row.at("dtype") == "f64" ? ElementType::f64 : ElementType::f32, std::stoull(row.at("n")));
+        EXPECT_EQ(row.at("bytes"), std::to_string(bytes));
+        // The simulated clock: 2 us per launch and 100 GB/s, so an isolated call of 2^12 floats
+        // takes 2 us + 16384 / 100 ns, and so does each call of a batch.
+        if (row.at("timing") == "batched")
+            EXPECT_NEAR(std::stod(row.at("time_ns_median")), 2000 + static_cast<double>(bytes) / 100, 0.05) << row.at("n");  // CSV: %.1f
+        timings.insert(row.at("timing"));
+        devices.insert(row.at("device"));
+        dtypes.insert(row.at("dtype"));
+    }
+    EXPECT_EQ(timings, (std::set<std::string>{"isolated", "batched"}));
+    EXPECT_EQ(devices, (std::set<std::string>{"fake", "fake+h2d"}));
+    EXPECT_EQ(dtypes, (std::set<std::string>{"f32", "f64"}));
+}
+
+// Inputs below 4x the device's last-level cache rotate through copies spanning that much.
+TEST(FakeDevice, InputsRotatePastFourTimesTheCache) {
+    log().offsets_read.clear();
+    const std::vector<float> input(1000, 1.0f);  // 4000 bytes: one 4096-byte copy slot each
+    const auto reduction = find_backend("fake/sum")->prepare(input, {.batch = 8});
+    reduction->run();
+    const std::size_t copies = rules::kL2RotationFactor * kFakeCacheBytes / 4096;
+    for (std::size_t call = 0; call < copies; ++call) reduction->run_batch(1);
+    EXPECT_EQ(log().offsets_read.size(), copies);
+    EXPECT_GE(log().largest_allocation, rules::kL2RotationFactor * kFakeCacheBytes);
+    EXPECT_EQ(reduction->result(), 1000.0);
+}
+
+// The new API's group is selectable, an unbuilt API is refused naming why, and its devices count in
+// the machine's fingerprint.
+TEST(FakeDevice, IsAGroupListedAndFingerprinted) {
+    ASSERT_EQ(select_backends("fake").size(), 1u);
+    EXPECT_EQ(select_backends("fake").front()->name, "fake/sum");
+    const std::string two = machine_identity();
+    log().visible = 3;
+    EXPECT_NE(machine_identity(), two);
+    log().visible = 2;
+    EXPECT_EQ(machine_identity(), two);
+}
+
+}  // namespace
+}  // namespace shootout
