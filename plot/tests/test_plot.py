@@ -706,7 +706,8 @@ def with_value(tmp: Path, column: str, value: str, line: int = 3, src: Path = F6
     return path
 
 
-@pytest.mark.parametrize("column, value, what", [
+# (column, value, what the message says the value is not): one bad value of each numeric column
+NOT_IN_SCHEMA = [
     ("threads", "two", "a whole number"),
     ("threads", "0", "a whole number >= 1"),
     ("seed", "abc", "a whole number"),
@@ -728,27 +729,25 @@ def with_value(tmp: Path, column: str, value: str, line: int = 3, src: Path = F6
     ("rel_error", "tiny", "a number"),
     ("peak_gbps", "fast", "a number"),
     ("peak_gbps", "0", "a finite number > 0"),
-])
-def test_every_numeric_column_is_checked(tmp_path, column, value, what):
-    path = with_value(tmp_path, column, value)
-    with pytest.raises(sc.InputError) as e:
-        sc.read_csvs([str(path)])
-    assert str(e.value) == f"{path} line 3: column {column} is not {what}: {value!r}"
+]
 
 
 @pytest.mark.parametrize("column, value, message", [
+    *[(c, v, f"column {c} is not {what}: {v!r}") for c, v, what in NOT_IN_SCHEMA],
     ("seed", "", "column seed is empty (only file: inputs have no seed)"),
     ("n", "", "column n is empty"),
     ("gbps", "", "column gbps is empty"),
     ("rel_error", "", "column rel_error is empty"),
     ("dtype", "f128", "column dtype is 'f128' (expected one of: f32, f64, f16, bf16)"),
-    ("dtype", "", "column dtype is '' (expected one of"),
+    ("dtype", "", "column dtype is '' (expected one of: f32, f64, f16, bf16)"),
     ("bytes", "4194304", "column bytes is 4194304, not n × 8 = 8388608 (bytes of f64)"),
 ])
-def test_empty_fields_and_dtypes_outside_the_schema_are_refused(tmp_path, column, value, message):
+def test_a_value_outside_the_schema_is_refused_naming_file_line_column_and_text(tmp_path, column, value,
+                                                                                message):
     path = with_value(tmp_path, column, value)
-    with pytest.raises(sc.InputError, match=re.escape(f"{path} line 3: {message}")):
+    with pytest.raises(sc.InputError) as e:
         sc.read_csvs([str(path)])
+    assert str(e.value) == f"{path} line 3: {message}"
 
 
 def test_values_the_schema_allows_are_read(tmp_path):
