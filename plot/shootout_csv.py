@@ -56,7 +56,8 @@ COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
 # the host memory a CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`:
 # what a self-tuning backend (the CPU read ceiling) chose in prepare. `dtype`: the element type
 # summed; every file before it summed float32.
-OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": "f32"}
+DEFAULT_DTYPE = "f32"
+OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE}
 # The numeric columns, each with its smallest value; the harness writes every one on every row
 # except where EMPTY_ALLOWED says.
 WHOLE_NUMBERS = {"threads": 1, "seed": 0, "n": 1, "bytes": 1, "iterations": 1, "batch": 1,
@@ -78,7 +79,6 @@ TIMINGS = ["isolated", "batched"]
 ROLES = ["reduction", "ceiling", "reference_copy"]
 # Bytes per element of each element type: `bytes` must be n times this.
 DTYPE_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
-DEFAULT_DTYPE = "f32"
 DEFAULT_TIMING = "batched"
 # The vocabulary of the trait columns, in the order legends and tables list it (unknown values
 # follow).
