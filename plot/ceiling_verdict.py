@@ -20,7 +20,8 @@ both:
              holds      the whole interval at or below 1 + margin
              undecided  the interval holds 1 + margin (or there are too few runs): more runs narrow it
 
-Only sizes of --min-n elements or more are judged (issue 11's rule: from 2^16). Every pair is
+Only sizes of --min-n elements or more are judged (by default from 2^16, the sizes the ceiling is
+claimed for in cpu/PERFORMANCE.md). Every pair is
 tested on its own, so with many pairs at 95% a pair whose true ratio is exactly 1 + margin is
 called beaten about once in 40; a pair called beaten is worth running again.
 

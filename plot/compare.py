@@ -56,13 +56,13 @@ def describe_machines(df: pd.DataFrame) -> list[str]:
 
 
 def table(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-    key = ["backend", "device", "timing", "n"]
-    cols = key + ["gbps", "threads", "batch"]
-    t = a[cols].merge(b[cols], on=key, how="outer", suffixes=("_a", "_b"))
+    key = ["series", "device", "timing", "n"]
+    cols = key + ["bytes", "gbps", "threads", "batch"]
+    t = a[cols].merge(b[cols], on=key + ["bytes"], how="outer", suffixes=("_a", "_b"))
     t["ratio"] = t["gbps_b"] / t["gbps_a"]
     traits = sc.backend_traits(pd.concat([a, b]))
     t["order"] = [(sc.device_rank(d), sc.backend_sort_key(be, traits), tm, n)
-                  for be, d, tm, n in zip(t["backend"], t["device"], t["timing"], t["n"])]
+                  for be, d, tm, n in zip(t["series"], t["device"], t["timing"], t["n"])]
     return t.sort_values("order").drop(columns="order").reset_index(drop=True)
 
 
@@ -89,7 +89,7 @@ def render(t: pd.DataFrame, label_a: str, label_b: str, markdown: bool) -> str:
     header = ["backend", "n", "bytes", "threads", "timing", "A GB/s", "B GB/s", "B/A"]
     rows = []
     for r in t.itertuples(index=False):
-        rows.append([sc.series_label(r.backend, r.device), sc.fmt_n(r.n), sc.fmt_bytes(4 * r.n),
+        rows.append([sc.series_label(r.series, r.device), sc.fmt_n(r.n), sc.fmt_bytes(r.bytes),
                      fmt_threads(r.threads_a, r.threads_b),
                      fmt_timing(r.timing, r.batch_a, r.batch_b), sc.fmt_gbps(r.gbps_a),
                      sc.fmt_gbps(r.gbps_b), fmt_ratio(r.ratio)])

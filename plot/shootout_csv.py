@@ -5,22 +5,27 @@ Rules (also in plot/README.md):
     machine-id and GPUs), never by the host name: two cloud VMs both called "vm" stay apart, and
     one machine's rows in several files are one machine. A label is the host name, or the machine
     value where two machines share a host name.
-  * Repeats: rows for the same (machine, backend, device, timing, threads, gpus, ranks, input,
-    seed, n) from several runs are reduced to the newest one (by timestamp; on equal timestamps the
-    later row wins).
+  * Series: a backend's rows of one element type (`dtype`; float32 in files without the column)
+    are one series, named `backend (dtype)` unless float32 (series_name()); two element types are
+    never one line, one median or one contender.
+  * Repeats: rows for the same (machine, series, device, timing, threads, gpus, ranks, input, seed,
+    n) from several runs are reduced to the newest one (by timestamp; on equal timestamps the later
+    row wins).
   * Timing: CUDA rows come in two timings, `isolated` (one call per timed region) and `batched`
-    (K calls back to back per timed region, time / K). One timing is used per (machine, backend,
+    (K calls back to back per timed region, time / K). One timing is used per (machine, series,
     device): the chosen one (default batched) where that series has it, else the one it has (CPU
     rows are always isolated).
-  * Speed: one GB/s per (machine, backend, device, timing, threads, n) is the median over the
+  * Speed: one GB/s per (machine, series, device, timing, threads, n) is the median over the
     inputs and seeds measured there (`file:` inputs only when asked for, or when there is nothing
     else); of the thread counts, the largest one is used (or the largest not above --threads), and
     likewise of the GPU (`gpus`) and MPI rank (`ranks`) counts. The scale-out tables keep every
     count: GB/s against GPUs and against ranks, with the ideal (the 1-GPU or 1-rank GB/s times the
     count) and the efficiency (GB/s / ideal).
+  * Bytes: every byte count comes from the `bytes` column (n times the element's size), never from n.
   * Ceiling: the speed of the backend whose `role` is `ceiling`, at the same machine, device,
-    timing and n (at its largest thread count); "% of ceiling" is gbps / ceiling. Properties come
-    from the trait columns (accumulator, order, reproducibility, role), never from a backend's name.
+    timing and bytes read (at its largest thread count); "% of ceiling" is gbps / ceiling.
+    Properties come from the trait columns (accumulator, order, reproducibility, role), never from a
+    backend's name.
 """
 
 from __future__ import annotations
@@ -46,27 +51,38 @@ V2_COLUMNS = ["machine", "timing", "batch", "cache", "accumulator", "order", "re
               "role"]
 V3_COLUMNS = ["reproducible", "gpus", "ranks"]
 COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
-# Columns appended later that a file may lack: files measured before them (on the GPU machines,
-# before the pages column) are read with the column empty. `pages`: what backed the host memory a
-# CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`: what a self-tuning
-# backend (the CPU read ceiling) chose in prepare ("schedule=pinned parts=2 loop=avx512/f32").
-OPTIONAL_COLUMNS = ["pages", "configuration"]
-# Numeric columns that every row must have; the others may be empty or `nan`.
-REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch", "gpus", "ranks"]
-OPTIONAL_NUMBERS = ["seed", "bytes", "time_ns_median", "time_ns_min", "iterations", "result",
-                    "exact", "rel_error", "peak_gbps"]
+# Columns appended later that a file may lack, with the value a file without them is read with:
+# it was measured before them (on the GPU machines, before the pages column). `pages`: what backed
+# the host memory a CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`:
+# what a self-tuning backend (the CPU read ceiling) chose in prepare. `dtype`: the element type
+# summed; every file before it summed float32.
+DEFAULT_DTYPE = "f32"
+OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE}
+# The numeric columns, each with its smallest value; the harness writes every one on every row
+# except where EMPTY_ALLOWED says.
+WHOLE_NUMBERS = {"threads": 1, "seed": 0, "n": 1, "bytes": 1, "iterations": 1, "batch": 1,
+                 "gpus": 0, "ranks": 1}
+POSITIVE_NUMBERS = ["gbps", "time_ns_median", "time_ns_min", "peak_gbps"]
+# Measured sums and their error: `nan` and `inf` are values here (results/README.md).
+MEASURED_NUMBERS = ["result", "exact", "rel_error"]
+# Where a numeric column may be empty, and why: `seed` for file inputs (nothing was generated),
+# `peak_gbps` where the backend does not know the device's bandwidth.
+EMPTY_ALLOWED = {"seed": (lambda df: df["input"].str.startswith("file:"), "only file: inputs have no seed"),
+                 "peak_gbps": (lambda df: pd.Series(True, index=df.index), "")}
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
                 "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
-                "configuration"]
+                "configuration", "dtype"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.
 TIMINGS = ["isolated", "batched"]
 ROLES = ["reduction", "ceiling", "reference_copy"]
+# Bytes per element of each element type: `bytes` must be n times this.
+DTYPE_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 DEFAULT_TIMING = "batched"
 # The vocabulary of the trait columns, in the order legends and tables list it (unknown values
 # follow).
-ACCUMULATORS = ["f32", "compensated_f32", "f64", "exact", "none"]
+ACCUMULATORS = ["f32", "compensated_f32", "f64", "compensated_f64", "exact", "none"]
 ORDERS = ["sequential", "lanes", "pairwise", "thread_chunks", "tree", "unordered"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -117,9 +133,44 @@ def first_line(mask: pd.Series) -> int:
     return int(mask.to_numpy().nonzero()[0][0])
 
 
+def reject(name: str, mask: pd.Series, text: pd.Series, what: str) -> None:
+    """Raises InputError for the first row in mask: 'FILE line L: column C is not W: 'TEXT''."""
+    if mask.any():
+        i = first_line(mask)
+        raise InputError(f"{name} line {i + 2}: column {text.name} is not {what}: {text.iloc[i]!r}")
+
+
+WHOLE = r"\d+"
+NUMBER = r"[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|nan|inf)"  # as %g writes it, nan and inf too
+
+
+def parse_numbers(df: pd.DataFrame, name: str) -> None:
+    """Converts the numeric columns in place; the first bad value (not a number, not whole where a
+    count is needed, below the column's least, nan or inf outside the measured sums, an empty field
+    the schema does not allow there) raises InputError naming the file, its line, the column and
+    the text."""
+    for col in list(WHOLE_NUMBERS) + POSITIVE_NUMBERS + MEASURED_NUMBERS:
+        text = df[col].str.strip()
+        given = text != ""
+        allowed, why = EMPTY_ALLOWED.get(col, (lambda d: pd.Series(False, index=d.index), ""))
+        if (~given & ~allowed(df)).any():
+            i = first_line(~given & ~allowed(df))
+            raise InputError(f"{name} line {i + 2}: column {col} is empty" + (f" ({why})" if why else ""))
+        if col in WHOLE_NUMBERS:
+            least = WHOLE_NUMBERS[col]
+            reject(name, given & ~text.str.fullmatch(WHOLE), text, "a whole number")
+            df[col] = pd.to_numeric(text.where(given), errors="coerce")
+            reject(name, given & (df[col] < least), text, f"a whole number >= {least}")
+            continue
+        reject(name, given & ~text.str.lower().str.fullmatch(NUMBER), text, "a number")
+        df[col] = pd.to_numeric(text.where(given), errors="coerce")
+        if col in POSITIVE_NUMBERS:
+            reject(name, given & ~((df[col] > 0) & (df[col] < math.inf)), text, "a finite number > 0")
+
+
 def read_csv(path: Path) -> pd.DataFrame:
     """One validated CSV file: the known columns (extra trailing ones are dropped), numeric ones
-    converted, plus `source` (the file name) and `line`."""
+    converted, plus `source` (the file name), `line` and `series` (series_name())."""
     name = str(path)
     try:
         if path.stat().st_size == 0:
@@ -147,10 +198,10 @@ def read_csv(path: Path) -> pd.DataFrame:
                          f"(expected header: {','.join(COLUMNS)})")
     if df.empty:
         raise InputError(f"{name}: empty file: a header but no data rows")
-    for col in OPTIONAL_COLUMNS:
+    for col, value in OPTIONAL_COLUMNS.items():
         if col not in df.columns:
-            df[col] = ""
-    df = df[COLUMNS + OPTIONAL_COLUMNS].copy()  # later versions' extra columns are not used
+            df[col] = value
+    df = df[COLUMNS + list(OPTIONAL_COLUMNS)].copy()  # later versions' extra columns are not used
 
     for col in TEXT_COLUMNS:
         df[col] = df[col].str.strip()
@@ -161,26 +212,24 @@ def read_csv(path: Path) -> pd.DataFrame:
             i = first_line(old)
             raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(added)}: "
                              f"a row written by an older accumulate_bench (before {version}); re-run it")
-    for col in REQUIRED_NUMBERS + OPTIONAL_NUMBERS:
-        text = df[col].str.strip()
-        df[col] = pd.to_numeric(text, errors="coerce")
-        if col in REQUIRED_NUMBERS:
-            bad = df[col].isna()
-            if bad.any():
-                i = first_line(bad)
-                raise InputError(f"{name} line {i + 2}: column {col} is not a number: "
-                                 f"{text.iloc[i]!r}")
+    parse_numbers(df, name)
     for col in NONEMPTY:
         empty = df[col] == ""
         if empty.any():
             i = first_line(empty)
             raise InputError(f"{name} line {i + 2}: column {col} is empty")
-    for col, allowed in [("timing", TIMINGS), ("role", ROLES)]:
+    for col, allowed in [("timing", TIMINGS), ("role", ROLES), ("dtype", list(DTYPE_BYTES))]:
         bad = ~df[col].isin(allowed)
         if bad.any():
             i = first_line(bad)
             raise InputError(f"{name} line {i + 2}: column {col} is {df[col].iloc[i]!r} "
                              f"(expected one of: {', '.join(allowed)})")
+    expected = df["n"] * df["dtype"].map(DTYPE_BYTES)
+    if (df["bytes"] != expected).any():
+        i = first_line(df["bytes"] != expected)
+        raise InputError(f"{name} line {i + 2}: column bytes is {int(df['bytes'].iloc[i])}, not n × "
+                         f"{DTYPE_BYTES[df['dtype'].iloc[i]]} = {int(expected.iloc[i])} "
+                         f"(bytes of {df['dtype'].iloc[i]})")
 
     stamps = pd.to_datetime(df["timestamp"].str.strip(), utc=True, errors="coerce",
                             format="ISO8601")
@@ -189,16 +238,19 @@ def read_csv(path: Path) -> pd.DataFrame:
         raise InputError(f"{name} line {i + 2}: column timestamp is not an ISO-8601 time: "
                          f"{df['timestamp'].iloc[i]!r}")
     df["timestamp"] = stamps
-    df["threads"] = df["threads"].astype(int)
-    df["gpus"] = df["gpus"].astype(int)
-    df["ranks"] = df["ranks"].astype(int)
-    df["batch"] = df["batch"].astype(int)
-    df["n"] = df["n"].astype("int64")
-    df["seed"] = df["seed"].fillna(0).astype("int64")
+    for col in WHOLE_NUMBERS:
+        df[col] = df[col].fillna(0).astype("int64")  # only `seed` may be empty: no seed, 0
     df["host"] = df["host"].replace("", "unknown-host")
+    df["series"] = series_name(df["backend"], df["dtype"])
     df["source"] = path.name
     df["line"] = range(2, len(df) + 2)
     return df
+
+
+def series_name(backend: pd.Series, dtype: pd.Series) -> pd.Series:
+    """What a row is drawn and ranked as: the backend, with its element type where that is not
+    float32 ('cpu/pool/simd (f64)'); rows of two element types are never one series."""
+    return backend.where(dtype == DEFAULT_DTYPE, backend + " (" + dtype + ")")
 
 
 def machine_labels(df: pd.DataFrame) -> pd.Series:
@@ -280,27 +332,30 @@ def no_match(df: pd.DataFrame, **filters) -> InputError:
 
 
 def select_timing(df: pd.DataFrame, timing: str = DEFAULT_TIMING) -> pd.DataFrame:
-    """Per (machine, backend, device): the rows of `timing` where that series has them, else the
+    """Per (machine, series, device): the rows of `timing` where that series has them, else the
     rows it has (CPU rows are always isolated). Works on raw rows and on speed tables."""
     chosen = df["timing"] == timing
-    has = chosen.groupby([df["machine"], df["backend"], df["device"]]).transform("any")
+    has = chosen.groupby([df["machine"], df["series"], df["device"]]).transform("any")
     return df[chosen | ~has]
 
 
 def timing_fallbacks(df: pd.DataFrame, timing: str) -> list[str]:
     """The non-CPU series without rows of `timing` (select_timing keeps their other timing)."""
     gpu = df[df["device"] != "cpu"]
-    has = gpu.groupby(["label", "backend", "device"])["timing"].apply(lambda s: (s == timing).any())
+    has = gpu.groupby(["label", "series", "device"])["timing"].apply(lambda s: (s == timing).any())
     return [f"{m} {series_label(b, d)}" for (m, b, d), ok in has.items() if not ok]
 
 
 # ---------------------------------------------------------------------------------------------
 # Reducing to one number per point
 
-POINT_KEY = ["machine", "backend", "device", "timing", "threads", "gpus", "ranks", "input", "seed", "n"]
+# A series is one backend summing one element type: `series` names it, `backend` and `dtype` say
+# the same, and ride along in the keys.
+IDENTITY = ["series", "backend", "dtype"]
+POINT_KEY = ["machine", *IDENTITY, "device", "timing", "threads", "gpus", "ranks", "input", "seed", "n"]
 # The counts a point is measured at; one point per series and size uses the largest of each.
 COUNTS = ["gpus", "ranks", "threads"]
-SERIES = ["machine", "backend", "device", "timing"]
+SERIES = ["machine", *IDENTITY, "device", "timing"]
 
 
 def newest(df: pd.DataFrame) -> pd.DataFrame:
@@ -337,13 +392,13 @@ def speed_rows(df: pd.DataFrame, explicit_input: bool = False) -> pd.DataFrame:
 
 def speed_table(df: pd.DataFrame, threads: int | None = None,
                 all_threads: bool = False) -> pd.DataFrame:
-    """One GB/s (and time per call) per (machine, backend, device, timing, n), see the module
+    """One GB/s (and time per call) per (machine, series, device, timing, n), see the module
     docstring. Keeps both timings: select_timing() picks one."""
     rows = newest(df)
     key = SERIES + COUNTS + ["n"]
     agg = rows.groupby(key, sort=False).agg(
         gbps=("gbps", "median"), time_ns=("time_ns_median", "median"),
-        peak_gbps=("peak_gbps", "max"), batch=("batch", "max"), host=("host", "last"),
+        bytes=("bytes", "last"), peak_gbps=("peak_gbps", "max"), batch=("batch", "max"), host=("host", "last"),
         label=("label", "last"), cpu=("cpu", "last"), gpu=("gpu", "last"), cache=("cache", "last"),
         role=("role", "last"), accumulator=("accumulator", "last"), order=("order", "last"),
         samples=("gbps", "size")).reset_index()
@@ -354,7 +409,7 @@ def speed_table(df: pd.DataFrame, threads: int | None = None,
 
 def scale_out(all_counts: pd.DataFrame) -> pd.DataFrame:
     """The scaling series of a speed table with every count (speed_table(all_threads=True)): per
-    (machine, backend, device, timing, n), the backends measured at more than one GPU count (axis
+    (machine, series, device, timing, n), the series measured at more than one GPU count (axis
     "gpus", one rank) or rank count (axis "ranks"), each count's GB/s with `ideal` (the GB/s at
     count 1 times the count; NaN without a count-1 point) and `efficiency` (gbps / ideal). At the
     largest thread count of each point. Empty when no backend was measured at several counts."""
@@ -380,11 +435,11 @@ def scale_out(all_counts: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(SERIES + ["axis", "n", "count"]).reset_index(drop=True)
 
 
-ERROR_KEY = ["machine", "backend", "device", "input", "n"]
+ERROR_KEY = ["machine", *IDENTITY, "device", "input", "n"]
 
 
 def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
-    """One relative error per (machine, backend, device, input, n): the median over seeds (and
+    """One relative error per (machine, series, device, input, n): the median over seeds (and
     timings, unless select_timing() picked one) of the newest rows at the largest thread count.
     NaN (input held NaN/Inf) stays NaN.
 
@@ -397,19 +452,21 @@ def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
         return rows.assign(rel_error=[])
     agg = rows.groupby(ERROR_KEY, sort=False).agg(
         rel_error=("rel_error", lambda s: s.median() if s.notna().any() else math.nan),
-        threads=("threads", "max"), label=("label", "last")).reset_index()
+        bytes=("bytes", "last"), threads=("threads", "max"), label=("label", "last")).reset_index()
     return agg
 
 
-CEILING_KEY = ["machine", "device", "timing", "n"]
-# A ceiling that a reduction beats by more than this is no ceiling there (issue 11): the plots say so.
+# A ceiling is a read of so many bytes: a series of another element type meets the ceiling where
+# it reads as many bytes.
+CEILING_KEY = ["machine", "device", "timing", "bytes"]
+# A ceiling that a reduction beats by more than this is no ceiling there: the plots say so.
 CEILING_MARGIN = 0.02
 # A point of beaten_ceilings(): the ceiling's series point at one count of each kind.
 BEATEN_KEY = CEILING_KEY + ["gpus", "ranks", "threads"]
 
 
 def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
-    """The role=ceiling GB/s per (machine, device, timing, n)."""
+    """The role=ceiling GB/s per (machine, device, timing, bytes)."""
     base = speed[speed["role"] == "ceiling"]
     return base.groupby(CEILING_KEY, sort=False)["gbps"].max().rename("ceiling").reset_index()
 
@@ -425,23 +482,23 @@ def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> 
 
 def ceiling_rivals(all_threads: pd.DataFrame) -> pd.DataFrame:
     """Every (ceiling point, rival) pair of a speed table that holds every thread count: per
-    ceiling point (BEATEN_KEY, its `gbps`), each reduction measured there with as many threads or
-    fewer (`rival`, `rival_gbps`, `rival_threads`) and `ratio` = rival_gbps / gbps. A read with T
+    ceiling point (BEATEN_KEY, its `n` and `gbps`), each reduction series measured there with as many
+    threads or fewer (`rival`, `rival_gbps`, `rival_threads`) and `ratio` = rival_gbps / gbps. A read with T
     threads is no ceiling where fewer threads, or another loop, read faster. Only rivals at the
     ceiling's GPU and rank counts count: a sum over more GPUs or processes is no rival."""
     key = BEATEN_KEY
-    ceiling = all_threads.loc[all_threads["role"] == "ceiling", key + ["gbps"]]
-    rivals = all_threads.loc[all_threads["role"] == "reduction", key + ["gbps", "backend"]]
+    ceiling = all_threads.loc[all_threads["role"] == "ceiling", key + ["n", "gbps"]]
+    rivals = all_threads.loc[all_threads["role"] == "reduction", key + ["gbps", "series"]]
     pairs = ceiling.merge(rivals, on=CEILING_KEY + ["gpus", "ranks"], suffixes=("", "_rival"))
     pairs = pairs[pairs["threads_rival"] <= pairs["threads"]]
-    pairs = pairs.rename(columns={"backend": "rival", "gbps_rival": "rival_gbps",
+    pairs = pairs.rename(columns={"series": "rival", "gbps_rival": "rival_gbps",
                                   "threads_rival": "rival_threads"})
     return pairs.assign(ratio=pairs["rival_gbps"] / pairs["gbps"]).reset_index(drop=True)
 
 
 def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
     """Per ceiling point of a speed table that holds every thread count (machine, device, timing,
-    n, threads): its fastest rival (ceiling_rivals()), and `beaten` when that one is more than
+    bytes, counts): its fastest rival (ceiling_rivals()), and `beaten` when that one is more than
     CEILING_MARGIN faster."""
     pairs = ceiling_rivals(all_threads)
     best = pairs.sort_values("rival_gbps", kind="stable").drop_duplicates(BEATEN_KEY, keep="last")
@@ -454,10 +511,11 @@ def beaten_ceilings(all_threads: pd.DataFrame) -> pd.DataFrame:
 
 
 def backend_traits(df: pd.DataFrame) -> pd.DataFrame:
-    """Per backend (index): role, accumulator, order (the last row's) and `device_rank` (its first
-    device in DEVICES order), from any table with those columns."""
+    """Per series (index): role, accumulator, order (the last row's) and `device_rank` (its first
+    device in DEVICES order), from any table with those columns. Traits are per element type: a
+    compensated sum of doubles is `compensated_f64`."""
     t = df.assign(device_rank=df["device"].map(device_rank))
-    return t.groupby("backend").agg(role=("role", "last"), accumulator=("accumulator", "last"),
+    return t.groupby("series").agg(role=("role", "last"), accumulator=("accumulator", "last"),
                                     order=("order", "last"), device_rank=("device_rank", "min"))
 
 

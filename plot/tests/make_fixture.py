@@ -22,6 +22,13 @@ tests rely on:
     at 16 floats, and not the rows of 64 floats per thread that one backend also has. It is the
     only fixture with the pages column (all "huge"); the others predate it, as the GPU machines'
     files do, and are read with it empty.
+  * ws-ryzen-f64.csv: later runs on ws-ryzen, by a harness that writes the dtype column (and pages
+    and configuration): float64 rows of cpu/serial/kahan (2.8 GB/s where its float32 rows read 1.4),
+    cpu/openmp/reduction and cuda/cub, each a series of its own, and a few more float32 rows that
+    join the float32 series of ws-ryzen.csv. bytes = 8 n on the float64 rows: at 2^23 elements
+    (64 MiB) cpu/openmp/reduction (f64) meets the float32 ceiling of 2^24 elements, and
+    cuda/cub (f64) at 2^29 the one of 2^30; at 2^24 the float64 rows have no ceiling (nothing was
+    read of 128 MiB).
   * h200x4.csv: a host with four H200s: nccl/sum and nccl/exact at 1, 2 and 4 GPUs (both timings),
     mpi/cuda at 1, 2 and 4 ranks and mpi/pool-simd at 1 and 2 ranks (isolated), beside one-GPU
     cuda/cub and the ceiling, at 2^20, 2^24, 2^28 and 2^31 elements. Batched nccl/sum at 2^31 on 4
@@ -39,7 +46,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from shootout_csv import COLUMNS  # noqa: E402
+from shootout_csv import COLUMNS, DTYPE_BYTES  # noqa: E402
 SIZES = [2**10, 2**16, 2**20, 2**24, 2**30]
 INPUTS = ["ones", "uniform", "normal"]
 LADDER = ["01-interleaved-global", "02-interleaved-shared", "03-branching-global",
@@ -93,6 +100,10 @@ TRAITS = {
     "mpi/pool-simd": ("f64", "thread_chunks", "per_thread_count", "reduction"),
     **{f"cuda/ladder/{step}": ("f32", "tree", "any_thread_count", "reduction") for step in LADDER},
 }
+# Traits are per element type: what a backend declares for float64 input, where that differs.
+TRAITS_F64 = {"cpu/serial/kahan": ("compensated_f64", "sequential", "any_thread_count", "reduction"),
+              "cpu/openmp/reduction": ("f64", "thread_chunks", "none", "reduction"),
+              "cuda/cub": ("f64", "tree", "any_thread_count", "reduction")}
 
 SERIAL_RATE = {"cpu/serial/accumulate-f32": 5.5, "cpu/serial/accumulate-f64": 5.4,
                "cpu/serial/kahan": 1.4, "cpu/serial/pairwise": 9.0, "cpu/avx2/f32": 45.0}
@@ -102,8 +113,8 @@ GPU = {"cuda/shuffle": (0.975, 1.0), "cuda/cub": (0.97, 1.5), "cuda/thrust": (0.
        "cuda/baseline/read": (1.0, 1.0), "cuda/baseline/copy": (0.92, 1.0)}
 
 
-def cpu_gbps(h, backend, n, threads):
-    nbytes = 4 * n
+def cpu_gbps(h, backend, n, threads, dtype="f32"):
+    nbytes = input_bytes(n, dtype)
     if backend in SERIAL_RATE:
         rate = SERIAL_RATE[backend] * h["core"]
         if nbytes > h["l3"]:
@@ -119,13 +130,17 @@ def cpu_gbps(h, backend, n, threads):
     return nbytes / (nbytes / (bw * eff) + overhead_ns)
 
 
-def batch_size(n):
+def input_bytes(n, dtype="f32"):
+    return DTYPE_BYTES[dtype] * n
+
+
+def batch_size(n, dtype="f32"):
     """Calls per batched region, the harness's rule: 64 MiB / input bytes, in [2, 1024]."""
-    return max(2, min(1024, 2**26 // (4 * n)))
+    return max(2, min(1024, 2**26 // input_bytes(n, dtype)))
 
 
-def gpu_gbps(h, backend, n, device, timing):
-    nbytes = 4 * n
+def gpu_gbps(h, backend, n, device, timing, dtype="f32"):
+    nbytes = input_bytes(n, dtype)
     if backend.startswith("cuda/ladder/"):
         eff, launches = LADDER_EFF[LADDER.index(backend.removeprefix("cuda/ladder/"))], 2.0
     else:
@@ -179,13 +194,14 @@ class Writer:
         self.t = datetime.fromisoformat(self.h["start"]).replace(tzinfo=timezone.utc)
 
     def row(self, backend, device, threads, inp, n, gbps, err, seed=0, when=None,
-            timing="isolated", batch=1, gpus=None, ranks=1):
+            timing="isolated", batch=1, gpus=None, ranks=1, dtype="f32"):
         h = self.h
         self.t += timedelta(seconds=3)
         stamp = (when or self.t).strftime("%Y-%m-%dT%H:%M:%SZ")
         gbps = round(gbps, 3)
-        t_med = 4 * n / gbps
-        accumulator, order, reproducibility, role = TRAITS[backend]
+        nbytes = input_bytes(n, dtype)
+        t_med = nbytes / gbps
+        accumulator, order, reproducibility, role = (TRAITS_F64 if dtype == "f64" else TRAITS)[backend]
         if inp.startswith("file:"):
             exact = result = math.nan
         else:
@@ -199,7 +215,7 @@ class Writer:
             "gpu": h["gpu"] if cuda else "",
             "compiler": h["compiler"] + (" / nvcc 12.4" if h["gpu"] else ""), "build": "Release",
             "backend": backend, "device": device, "threads": threads, "input": inp, "seed": seed,
-            "n": n, "bytes": 4 * n, "gbps": f"{gbps:.3f}", "time_ns_median": f"{t_med:.0f}",
+            "n": n, "bytes": nbytes, "gbps": f"{gbps:.3f}", "time_ns_median": f"{t_med:.0f}",
             "time_ns_min": f"{t_med * 0.97:.0f}", "iterations": max(5, min(1000, 2**30 // n)),
             "result": f"{result:.17g}", "exact": f"{exact:.17g}",
             "rel_error": "nan" if math.isnan(err) else f"{err:.17g}",
@@ -208,22 +224,24 @@ class Writer:
             "cache": "cold" if cuda else "warm", "accumulator": accumulator, "order": order,
             "reproducibility": reproducibility, "role": role, "reproducible": "yes",
             "gpus": (1 if cuda else 0) if gpus is None else gpus, "ranks": ranks,
+            "pages": "" if cuda else "huge", "configuration": "", "dtype": dtype,
         })
 
-    def gpu_rows(self, backend, inp, n, err):
+    def gpu_rows(self, backend, inp, n, err, dtype="f32"):
         """The isolated and the batched row of one CUDA measurement."""
-        for timing, batch in [("isolated", 1), ("batched", batch_size(n))]:
-            self.row(backend, "cuda", 1, inp, n, gpu_gbps(self.h, backend, n, "cuda", timing), err,
-                     timing=timing, batch=batch)
+        for timing, batch in [("isolated", 1), ("batched", batch_size(n, dtype))]:
+            self.row(backend, "cuda", 1, inp, n, gpu_gbps(self.h, backend, n, "cuda", timing, dtype), err,
+                     timing=timing, batch=batch, dtype=dtype)
 
-    def write(self, path, pages=None):
-        """With `pages`, the file has the pages column (written since the CPU backends place their
-        own input), every row that value; without, it predates the column, as the GPU machines'
-        files do."""
+    def write(self, path, later=()):
+        """The columns of COLUMNS and then `later`, the columns appended since in their order
+        (pages, configuration, dtype): a file of a harness before them lacks them, as the GPU
+        machines' earlier files do."""
         with open(path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS + (["pages"] if pages else []), lineterminator="\n")
+            w = csv.DictWriter(f, fieldnames=COLUMNS + list(later), lineterminator="\n",
+                               extrasaction="ignore")
             w.writeheader()
-            w.writerows({**r, "pages": pages} if pages else r for r in self.rows)
+            w.writerows(self.rows)
 
 
 def cpu_rows(w, sizes, sweep, serial=SERIAL_RATE, parallel=PARALLEL):
@@ -290,9 +308,9 @@ def make_latency():
         for backend, (base, per_doubling) in cost.items():
             n = 16 * threads
             ns = base + per_doubling * math.log2(threads)
-            w.row(backend, "cpu", threads, "uniform", n, 4 * n / ns, 0.0)
+            w.row(backend, "cpu", threads, "uniform", n, input_bytes(n) / ns, 0.0)
         n = 64 * threads  # another per-thread size: not in a 16-float plot
-        w.row("cpu/tbb/reduce", "cpu", threads, "uniform", n, 4 * n / 5000, 0.0)
+        w.row("cpu/tbb/reduce", "cpu", threads, "uniform", n, input_bytes(n) / 5000, 0.0)
     w.row("cpu/serial/kahan", "cpu", 1, "uniform", 16, 64 / 20, 0.0)
     return w
 
@@ -321,8 +339,8 @@ SCALE_SIZES = [2**20, 2**24, 2**28, 2**31]
 def multi_gpu_gbps(n, gpus, timing, allreduce_us):
     """One shard per GPU at 4500 GB/s (L2-cold), plus the call's fixed cost."""
     per_call_us = (6.0 if timing == "isolated" else 2.5) + allreduce_us
-    t = 4 * n / gpus / 4500.0 + per_call_us * 1000
-    return 4 * n / t
+    t = input_bytes(n) / gpus / 4500.0 + per_call_us * 1000
+    return input_bytes(n) / t
 
 
 def make_multi_gpu():
@@ -350,10 +368,34 @@ def make_multi_gpu():
     return w
 
 
+def make_f64():
+    """Later runs on ws-ryzen with the dtype column: float64 series beside some float32 rows."""
+    w = Writer(["ws-ryzen-3f9a0c71"])
+    w.use("ws-ryzen-3f9a0c71")
+    w.t = datetime(2025, 6, 8, 9, 0, tzinfo=timezone.utc)
+    h = w.h
+    eps64 = 1.1e-16
+    for n in (2**20, 2**23, 2**24):
+        for inp in INPUTS:
+            scale = 1.0 if inp == "uniform" else 30.0
+            w.row("cpu/serial/kahan", "cpu", 1, inp, n, 2.8, 0.0 if inp == "ones" else eps64, dtype="f64")
+            w.row("cpu/openmp/reduction", "cpu", h["threads"], inp, n,
+                  cpu_gbps(h, "cpu/openmp/reduction", n, h["threads"], "f64"),
+                  0.0 if inp == "ones" else eps64 * math.sqrt(n) * scale, dtype="f64")
+        # float32 rows of the same backends, another seed: they join ws-ryzen.csv's series
+        w.row("cpu/serial/pairwise", "cpu", 1, "uniform", n, cpu_gbps(h, "cpu/serial/pairwise", n, 1),
+              rel_error("cpu/serial/pairwise", "uniform", n, 1), seed=7)
+    for n in (2**20, 2**29, 2**30):
+        for inp in INPUTS:
+            w.gpu_rows("cuda/cub", inp, n, 0.0 if inp == "ones" else eps64 * math.log2(n), dtype="f64")
+    return w
+
+
 if __name__ == "__main__":
     (HERE / "data").mkdir(exist_ok=True)
     make("ws-ryzen-3f9a0c71", sweep=True, h2d=True).write(HERE / "data" / "ws-ryzen.csv")
     make("lab-xeon-b7d2e418", sweep=False, h2d=False).write(HERE / "data" / "lab-xeon.csv")
     make_vms().write(HERE / "data" / "vm.csv")
-    make_latency().write(HERE / "data" / "latency.csv", pages="huge")
+    make_latency().write(HERE / "data" / "latency.csv", later=["pages"])
+    make_f64().write(HERE / "data" / "ws-ryzen-f64.csv", later=["pages", "configuration", "dtype"])
     make_multi_gpu().write(HERE / "data" / "h200x4.csv")

@@ -30,6 +30,8 @@ LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryz
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
 PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "accuracy_speed"]
 H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
+F64 = HERE / "data" / "ws-ryzen-f64.csv"  # the dtype column: float64 series on ws-ryzen
+RYZEN_CPU = "ws-ryzen: AMD Ryzen 9 7950X 16-Core Processor — cpu"
 
 
 def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
@@ -40,7 +42,7 @@ def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def plotted(tmp_path_factory):
     out = tmp_path_factory.mktemp("plots")
-    result = run("plot.py", RYZEN, XEON, "--latency-csv", LATENCY, "--out", out)
+    result = run("plot.py", RYZEN, XEON, F64, "--latency-csv", LATENCY, "--out", out)
     assert result.returncode == 0, result.stderr
     return out, result
 
@@ -100,6 +102,7 @@ def test_plots_carry_their_reference_lines_and_labels(plotted):
     assert "cpu/avx2/f32 · f32, lanes" in gbps  # the legend shows each backend's traits
     assert "cuda/ladder" not in gbps  # the ladder has its own plot
     assert "throughput [GB/s]" in gbps and "4 GiB" in gbps and "4 KiB" in gbps
+    assert "bytes of float32 (bottom)" in gbps  # lab-xeon's panels: float32 only
     error = (out / "error.svg").read_text()
     assert "0 (exact)" in error  # exact zeros have a row of their own
     assert ">nan<" in error  # so do NaN errors
@@ -258,7 +261,7 @@ def test_backends_sort_by_device_role_and_traits_then_name():
             ("cuda/f64-thing", "cuda", "reduction", "f64", "tree"),
             ("zzz/cpu-backend", "cpu", "reduction", "f64", "sequential")]
     import pandas as pd
-    traits = sc.backend_traits(pd.DataFrame(rows, columns=["backend", "device", "role",
+    traits = sc.backend_traits(pd.DataFrame(rows, columns=["series", "device", "role",
                                                            "accumulator", "order"]))
     assert sc.sort_backends([r[0] for r in rows], traits) == [
         "zzz/cpu-backend", "cuda/ladder/01-interleaved-global",
@@ -299,8 +302,10 @@ def test_no_backend_name_is_parsed_for_a_property():
     # Backend names appear in the plot code (outside docstrings) only as the ladder plot's
     # default selection; nothing is matched against "/baseline", "cpu/", "cuda/" or the like.
     allowed = {'"cuda/ladder/*"'}
-    for script in ["plot.py", "compare.py", "shootout_csv.py"]:
-        source = (PLOT_DIR / script).read_text()
+    scripts = sorted(PLOT_DIR.glob("*.py")) + sorted(PLOT_DIR.glob("figures/*.py"))
+    assert PLOT_DIR / "figures" / "gbps.py" in scripts
+    for script in scripts:
+        source = script.read_text()
         strings = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
                    if t.type == tokenize.STRING and not t.string.startswith('"""')]  # not docs
         suspects = [s for s in strings if s not in allowed and (
@@ -404,7 +409,8 @@ def test_the_gbps_plot_draws_beaten_ceiling_points_hollow(plotted):
 
 
 def test_dispatch_latency_takes_parallel_reductions_at_16_floats_a_thread():
-    rows = plot_module().latency_rows(sc.read_csvs([str(LATENCY)]), 16)
+    from figures.dispatch_latency import latency_rows
+    rows = latency_rows(sc.read_csvs([str(LATENCY)]), 16)
     assert set(rows["backend"]) == {"cpu/openmp/reduction", "cpu/tbb/reduce"}  # not the ceiling,
     assert (rows["n"] == 16 * rows["threads"]).all()  # not the serial one, not 64 floats a thread
     assert sorted(rows["threads"].unique()) == [1, 2, 4, 8, 16, 32]
@@ -423,11 +429,6 @@ def test_dispatch_latency_plot(plotted, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "dispatch_latency plot skipped" in result.stderr
     assert not (tmp_path / "dispatch_latency.png").exists()
-
-
-def plot_module():
-    import importlib
-    return importlib.import_module("plot")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -504,6 +505,97 @@ def test_extra_trailing_columns_are_ignored(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
+# Element types: the dtype column
+
+
+def test_dtype_column_is_read_and_files_without_it_are_float32():
+    assert set(sc.read_csvs([str(RYZEN)])["dtype"]) == {"f32"}
+    df = sc.read_csvs([str(RYZEN), str(F64)])
+    assert set(df["dtype"]) == {"f32", "f64"}
+    f64 = df[df["dtype"] == "f64"]
+    assert (f64["bytes"] == 8 * f64["n"]).all()
+    assert set(f64["series"]) == {"cpu/serial/kahan (f64)", "cpu/openmp/reduction (f64)",
+                                  "cuda/cub (f64)"}
+    assert (df.loc[df["dtype"] == "f32", "series"] == df.loc[df["dtype"] == "f32", "backend"]).all()
+
+
+def test_float64_rows_are_a_series_of_their_own():
+    speed = sc.speed_table(sc.read_csvs([str(RYZEN), str(F64)]))
+    at = speed[(speed["backend"] == "cpu/serial/kahan") & (speed["n"] == 2**20)].set_index("series")
+    # float32: ones, uniform, normal at 1.40 and two more seeds (median 1.40); float64: 2.8 on each
+    # input. Merged, the median of the eight rows would be 1.45.
+    assert at.loc["cpu/serial/kahan", "gbps"] == pytest.approx(1.40)
+    assert at.loc["cpu/serial/kahan", "samples"] == 5
+    assert at.loc["cpu/serial/kahan (f64)", "gbps"] == pytest.approx(2.8)
+    assert at.loc["cpu/serial/kahan (f64)", "samples"] == 3
+    # float32 rows of the file with the dtype column join the float32 series of the file without
+    pairwise = speed[(speed["series"] == "cpu/serial/pairwise") & (speed["n"] == 2**20)]
+    assert pairwise["samples"].tolist() == [4]
+    traits = sc.backend_traits(speed)
+    assert traits.loc["cpu/serial/kahan", "accumulator"] == "compensated_f32"
+    assert traits.loc["cpu/serial/kahan (f64)", "accumulator"] == "compensated_f64"
+    err = sc.error_table(sc.read_csvs([str(RYZEN), str(F64)]))
+    kahan = err[(err["backend"] == "cpu/serial/kahan") & (err["n"] == 2**20) & (err["input"] == "uniform")]
+    assert sorted(kahan["rel_error"]) == [pytest.approx(1.1e-16), pytest.approx(2.9e-8)]
+
+
+def test_the_ceiling_is_met_at_the_same_bytes_not_the_same_n():
+    speed = sc.with_ceiling(sc.speed_table(sc.read_csvs([str(RYZEN), str(F64)])))
+    omp = speed[speed["series"] == "cpu/openmp/reduction (f64)"].set_index("n")
+    ceiling = speed[(speed["series"] == "cpu/baseline/read") & (speed["n"] == 2**24)]["gbps"].iloc[0]
+    # 2^23 doubles are 64 MiB, as many bytes as the float32 ceiling's 2^24 floats
+    assert omp.loc[2**23, "bytes"] == 64 * 2**20
+    assert omp.loc[2**23, "ceiling"] == pytest.approx(ceiling)
+    assert omp.loc[2**23, "pct_ceiling"] == pytest.approx(100 * omp.loc[2**23, "gbps"] / ceiling)
+    assert math.isnan(omp.loc[2**24, "ceiling"])  # 128 MiB: no ceiling read that much
+    cub = speed[(speed["series"] == "cuda/cub (f64)") & (speed["timing"] == "batched")].set_index("n")
+    read = speed[(speed["series"] == "cuda/baseline/read") & (speed["timing"] == "batched")
+                 & (speed["n"] == 2**30)]["gbps"].iloc[0]
+    assert cub.loc[2**29, "ceiling"] == pytest.approx(read)
+
+
+def test_summary_has_a_section_per_element_type(plotted):
+    out, _ = plotted
+    text = (out / "summary.md").read_text()
+    row = summary_row(text, RYZEN_CPU + " (f64)", "2^23")
+    assert row[1] == "64 MiB"  # the bytes column: 8 n, not 4 n
+    assert row[2] == "`cpu/openmp/reduction (f64)`" and row[3] == "60.6"
+    assert row[4] == "98%"  # 60.6 / 61.8, the float32 ceiling of 64 MiB
+    assert row[7] == "`cpu/serial/kahan (f64)`"
+    row = summary_row(text, RYZEN_CPU + " (f64)", "2^24")
+    assert row[1] == "128 MiB" and row[4].startswith("—")
+    row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda (f64)", "2^29")
+    assert row[1] == "4 GiB" and row[2] == "`cuda/cub (f64)`" and row[4] == "97%"
+    # the float32 section is as without the float64 rows: kahan f64's 1e-16 is not compared there
+    row = summary_row(text, RYZEN_CPU, "2^24")
+    assert row[1] == "64 MiB" and row[2] == "`cpu/openmp/reduction`"
+    assert row[7] == "`cpu/serial/accumulate-f64`"
+
+
+def test_plots_draw_float64_series_apart(plotted):
+    out, _ = plotted
+    gbps = (out / "gbps.svg").read_text()
+    assert "cpu/serial/kahan (f64) · compensated_f64, sequential" in gbps
+    assert "cpu/serial/kahan · compensated_f32, sequential" in gbps
+    assert "cuda/cub (f64) · f64, tree" in gbps
+    # ws-ryzen's CPU panel holds 4- and 8-byte elements: no single bytes line under 2^k
+    assert "bytes differ by element type (float32/float64)" in gbps
+    error = (out / "error.svg").read_text()
+    assert "cpu/serial/kahan (f64)" in error
+    assert "cpu/serial/kahan (f64)" in (out / "accuracy_speed.svg").read_text()
+
+
+def test_compare_takes_bytes_from_the_bytes_column():
+    result = run("compare.py", F64, XEON, "--backend", "cpu/openmp/reduction")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    f64 = next(l for l in lines if l.startswith("cpu/openmp/reduction (f64)") and " 2^23 " in l)
+    assert f64.split()[3:5] == ["64", "MiB"]  # as many bytes as 2^24 floats
+    f32 = next(l for l in lines if l.startswith("cpu/openmp/reduction ") and " 2^24 " in l)
+    assert f32.split()[2:4] == ["64", "MiB"]
+
+
+# ---------------------------------------------------------------------------------------------
 # compare.py
 
 
@@ -558,6 +650,10 @@ def bad_files(tmp: Path) -> dict[str, Path]:
                                               if i not in (13, 19)) for line in good[:5]) + "\n",
         "not_a_number": "\n".join(good[:3] + [with_field(good[3], 13, "fast")]) + "\n",
         "bad_timestamp": "\n".join(good[:2] + ["yesterday" + good[2][20:]]) + "\n",
+        "bad_seed": "\n".join(good[:2] + [with_field(good[2], HEADER.split(",").index("seed"),
+                                                     "abc")]) + "\n",
+        "bad_n": "\n".join(good[:3] + [with_field(good[3], HEADER.split(",").index("n"), "1.5x")])
+        + "\n",
         "bad_timing": "\n".join(good[:3] + [with_field(good[3], HEADER.split(",").index("timing"),
                                                        "fast")]) + "\n",
         "bad_role": "\n".join(good[:2] + [with_field(good[2], HEADER.split(",").index("role"),
@@ -571,12 +667,14 @@ def bad_files(tmp: Path) -> dict[str, Path]:
     return paths
 
 
-@pytest.mark.parametrize("script", ["plot.py", "compare.py"])
+@pytest.mark.parametrize("script", ["plot.py", "compare.py", "ceiling_verdict.py"])
 @pytest.mark.parametrize("case, message", [
     ("empty", "empty.csv: empty file"),
     ("header_only", "header_only.csv: empty file: a header but no data rows"),
     ("missing_columns", "missing_columns.csv: missing column(s): gbps, rel_error"),
     ("not_a_number", "not_a_number.csv line 4: column gbps is not a number: 'fast'"),
+    ("bad_seed", "bad_seed.csv line 3: column seed is not a whole number: 'abc'"),
+    ("bad_n", "bad_n.csv line 4: column n is not a whole number: '1.5x'"),
     ("bad_timestamp", "bad_timestamp.csv line 3: column timestamp is not an ISO-8601 time"),
     ("bad_timing", "bad_timing.csv line 4: column timing is 'fast' (expected one of: isolated, "
                    "batched)"),
@@ -588,13 +686,85 @@ def bad_files(tmp: Path) -> dict[str, Path]:
 def test_bad_file_gives_its_message(tmp_path, script, case, message):
     paths = bad_files(tmp_path)
     path = paths.get(case, tmp_path / f"{case}.csv")
-    args = [path, "--out", tmp_path / "out"] if script == "plot.py" else [RYZEN, path]
+    args = {"plot.py": [path, "--out", tmp_path / "out"], "compare.py": [RYZEN, path],
+            "ceiling_verdict.py": [path]}[script]
     result = run(script, *args)
     assert result.returncode == 2
     assert message in result.stderr
     assert result.stderr.startswith("error: ")
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out" / "gbps.png").exists()
+
+
+def with_value(tmp: Path, column: str, value: str, line: int = 3, src: Path = F64) -> Path:
+    """src with `column` of `line` (1-based, the header is line 1) set to value."""
+    lines = src.read_text().splitlines()
+    index = lines[0].split(",").index(column)
+    lines[line - 1] = with_field(lines[line - 1], index, value)
+    path = tmp / f"bad-{column}.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# (column, value, what the message says the value is not): one bad value of each numeric column
+NOT_IN_SCHEMA = [
+    ("threads", "two", "a whole number"),
+    ("threads", "0", "a whole number >= 1"),
+    ("seed", "abc", "a whole number"),
+    ("seed", "-1", "a whole number"),
+    ("n", "1.5x", "a whole number"),
+    ("n", "1.5", "a whole number"),
+    ("bytes", "8 MiB", "a whole number"),
+    ("iterations", "many", "a whole number"),
+    ("batch", "0", "a whole number >= 1"),
+    ("gpus", "one", "a whole number"),
+    ("ranks", "0", "a whole number >= 1"),
+    ("gbps", "fast", "a number"),
+    ("gbps", "nan", "a finite number > 0"),
+    ("gbps", "-2.5", "a finite number > 0"),
+    ("time_ns_median", "1.2.3", "a number"),
+    ("time_ns_min", "inf", "a finite number > 0"),
+    ("result", "12..5", "a number"),
+    ("exact", "0x10", "a number"),
+    ("rel_error", "tiny", "a number"),
+    ("peak_gbps", "fast", "a number"),
+    ("peak_gbps", "0", "a finite number > 0"),
+]
+
+
+@pytest.mark.parametrize("column, value, message", [
+    *[(c, v, f"column {c} is not {what}: {v!r}") for c, v, what in NOT_IN_SCHEMA],
+    ("seed", "", "column seed is empty (only file: inputs have no seed)"),
+    ("n", "", "column n is empty"),
+    ("gbps", "", "column gbps is empty"),
+    ("rel_error", "", "column rel_error is empty"),
+    ("dtype", "f128", "column dtype is 'f128' (expected one of: f32, f64, f16, bf16)"),
+    ("dtype", "", "column dtype is '' (expected one of: f32, f64, f16, bf16)"),
+    ("bytes", "4194304", "column bytes is 4194304, not n × 8 = 8388608 (bytes of f64)"),
+])
+def test_a_value_outside_the_schema_is_refused_naming_file_line_column_and_text(tmp_path, column, value,
+                                                                                message):
+    path = with_value(tmp_path, column, value)
+    with pytest.raises(sc.InputError) as e:
+        sc.read_csvs([str(path)])
+    assert str(e.value) == f"{path} line 3: {message}"
+
+
+def test_values_the_schema_allows_are_read(tmp_path):
+    lines = F64.read_text().splitlines()
+    header = lines[0].split(",")
+    fields = {c: header.index(c) for c in ["input", "seed", "rel_error", "result", "peak_gbps", "gbps"]}
+    row = lines[2].split(",")
+    for col, value in [("input", "file:odd.f32"), ("seed", ""), ("rel_error", "-nan"),
+                       ("result", "inf"), ("peak_gbps", ""), ("gbps", "1e2")]:
+        row[fields[col]] = value
+    lines[2] = ",".join(row)
+    path = tmp_path / "allowed.csv"
+    path.write_text("\n".join(lines) + "\n")
+    df = sc.read_csvs([str(path)])
+    r = df.iloc[1]
+    assert r["seed"] == 0 and math.isnan(r["rel_error"]) and r["result"] == math.inf
+    assert math.isnan(r["peak_gbps"]) and r["gbps"] == 100.0
 
 
 @pytest.mark.parametrize("args, message", [
@@ -729,7 +899,7 @@ def test_scale_out_is_skipped_without_several_counts(plotted, tmp_path):
 
 def test_pareto_front_keeps_only_the_undominated_points():
     import pandas as pd
-    from accuracy_speed import pareto
+    from figures.accuracy_speed import pareto
     group = pd.DataFrame({"gbps": [10.0, 100.0, 50.0, 100.0, 1.0],
                           "rel_error": [0.0, 1e-3, 1e-3, 1e-8, float("nan")]})
     # 10 GB/s exact, and 100 GB/s at 1e-8, are on the front; 100 GB/s at 1e-3 is beaten by the

@@ -1,6 +1,6 @@
 """The accuracy-against-speed picture: per machine and input, one labelled point per reduction
-backend at one size (x: GB/s, log; y: relative error, log, an exact zero drawn in a band at the
-floor), and the Pareto front: the backends no other backend beats on both speed and error.
+series at one size (x: GB/s, log; y: relative error, log, an exact zero drawn in a band at the
+floor), and the Pareto front: the series no other series beats on both speed and error.
 
 Rules: the rows of the chosen timing (select_timing), newest per point, at the largest GPU, rank and
 thread count; GB/s and error are the medians over seeds. `cuda+h2d` rows and non-reductions are left
@@ -16,14 +16,15 @@ import numpy as np
 import pandas as pd
 
 import shootout_csv as sc
+import style
 
 DEFAULT_INPUTS = ["uniform", "ill:1e16"]
 DEFAULT_N = 1 << 24
-KEY = ["machine", "backend", "device", "input", "n"]
+KEY = ["machine", *sc.IDENTITY, "device", "input", "n"]
 
 
 def points(df: pd.DataFrame, inputs: list[str], n: int) -> pd.DataFrame:
-    """One (GB/s, rel_error) per (machine, backend, device, input) at n."""
+    """One (GB/s, rel_error) per (machine, series, device, input) at n."""
     rows = sc.newest(df)
     rows = rows[(rows["role"] == "reduction") & (rows["device"] != "cuda+h2d")
                 & rows["input"].isin(inputs) & (rows["n"] == n)]
@@ -43,7 +44,7 @@ def pareto(group: pd.DataFrame) -> pd.Series:
                        axis=1)
 
 
-def plot_accuracy_speed(df: pd.DataFrame, styles, out: Path, written: list[Path], save,
+def plot_accuracy_speed(df: pd.DataFrame, styles, out: Path, written: list[Path],
                         inputs: list[str] = DEFAULT_INPUTS, n: int = DEFAULT_N) -> str | None:
     pts = points(df, inputs, n)
     if pts.empty:
@@ -64,10 +65,10 @@ def plot_accuracy_speed(df: pd.DataFrame, styles, out: Path, written: list[Path]
             y = group["rel_error"].where(group["rel_error"] > 0, floor).fillna(floor)
             front = pareto(group)
             for (_, p), yy, on_front in zip(group.iterrows(), y, front):
-                style = styles.get(p["backend"], {})
-                ax.scatter(p["gbps"], yy, s=60 if on_front else 25, color=style.get("color", "grey"),
+                st = styles.get(p["series"], {})
+                ax.scatter(p["gbps"], yy, s=60 if on_front else 25, color=st.get("color", "grey"),
                            edgecolors="black" if on_front else "none", zorder=3)
-                ax.annotate(p["backend"], (p["gbps"], yy), fontsize=6, xytext=(3, 3), textcoords="offset points")
+                ax.annotate(p["series"], (p["gbps"], yy), fontsize=6, xytext=(3, 3), textcoords="offset points")
             line = group[front].assign(y=y[front]).sort_values("gbps")
             ax.step(line["gbps"], line["y"], where="post", color="black", linewidth=1, alpha=0.6,
                     label="Pareto front")
@@ -84,5 +85,5 @@ def plot_accuracy_speed(df: pd.DataFrame, styles, out: Path, written: list[Path]
     fig.suptitle("Accuracy against speed: one point per backend, the Pareto front outlined", x=0.01,
                  ha="left", fontweight="bold")
     fig.tight_layout()
-    save(fig, out, "accuracy_speed", written)
+    style.save(fig, out, "accuracy_speed", written)
     return None
