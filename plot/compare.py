@@ -133,7 +133,7 @@ def main(argv=None) -> int:
     p.add_argument("--backend", action="append", metavar="GLOB",
                    help="only backends matching this glob (repeatable)")
     p.add_argument("--input", action="append", metavar="NAME", help="only this input (repeatable)")
-    p.add_argument("--device", action="append", choices=sc.DEVICES, help="only this device")
+    p.add_argument("--device", action="append", help="only this device (cpu, cuda, cuda+h2d, ...)")
     p.add_argument("--threads", type=int, metavar="N",
                    help="use the largest thread count not above N (default: the largest)")
     p.add_argument("--timing", choices=sc.TIMINGS, default=sc.DEFAULT_TIMING,

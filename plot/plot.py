@@ -79,7 +79,7 @@ def parse_args(argv=None):
                    help="only machines with this host name (repeatable)")
     p.add_argument("--machine", action="append", metavar="ID",
                    help="only this machine, as in the CSV's machine column (repeatable)")
-    p.add_argument("--device", action="append", choices=sc.DEVICES, help="only this device (repeatable)")
+    p.add_argument("--device", action="append", help="only this device (cpu, cuda, cuda+h2d, ...; repeatable)")
     p.add_argument("--threads", type=int, metavar="N",
                    help="use the largest thread count not above N (default: the largest)")
     p.add_argument("--timing", choices=sc.TIMINGS, default=sc.DEFAULT_TIMING,

@@ -73,6 +73,7 @@ TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", 
                 "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
                 "configuration", "dtype"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
+# The order panels and legends list devices in; other device APIs follow, by name.
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.
 TIMINGS = ["isolated", "batched"]
@@ -446,7 +447,7 @@ def error_table(df: pd.DataFrame, threads: int | None = None) -> pd.DataFrame:
     Only role=reduction rows (ceilings and reference copies are not judged on their sums), and no
     `cuda+h2d` rows (the same kernels as `cuda`)."""
     rows = newest(df)
-    rows = rows[(rows["role"] == "reduction") & (rows["device"] != "cuda+h2d")]
+    rows = rows[(rows["role"] == "reduction") & (~rows["device"].str.endswith("+h2d"))]
     rows = pick_threads(rows, ERROR_KEY, threads)
     if rows.empty:
         return rows.assign(rel_error=[])
@@ -541,7 +542,7 @@ def sort_backends(backends: Iterable[str], traits: pd.DataFrame) -> list[str]:
 
 
 def series_label(backend: str, device: str) -> str:
-    return f"{backend} (+h2d)" if device == "cuda+h2d" else backend
+    return f"{backend} (+h2d)" if device.endswith("+h2d") else backend
 
 
 def device_rank(device: str) -> int:

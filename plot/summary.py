@@ -84,7 +84,7 @@ def most_accurate(err: pd.DataFrame, gbps: pd.Series, machine: str, device: str,
     """The series of element type `dtype` with the smallest worst-case error over the inputs, as
     markdown, and that error. Only series measured on as many inputs as the best-covered one
     compete; ties go to the faster one (by `gbps`) and are named."""
-    if device == "cuda+h2d":
+    if device.endswith("+h2d"):
         device = "cuda"  # the same kernels: their accuracy is in the cuda rows
     e = err[(err["machine"] == machine) & (err["device"] == device) & (err["dtype"] == dtype)
             & (err["n"] == n)]

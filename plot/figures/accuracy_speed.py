@@ -26,7 +26,7 @@ KEY = ["machine", *sc.IDENTITY, "device", "input", "n"]
 def points(df: pd.DataFrame, inputs: list[str], n: int) -> pd.DataFrame:
     """One (GB/s, rel_error) per (machine, series, device, input) at n."""
     rows = sc.newest(df)
-    rows = rows[(rows["role"] == "reduction") & (rows["device"] != "cuda+h2d")
+    rows = rows[(rows["role"] == "reduction") & (~rows["device"].str.endswith("+h2d"))
                 & rows["input"].isin(inputs) & (rows["n"] == n)]
     rows = sc.pick_threads(rows, KEY, None)
     if rows.empty:

@@ -49,7 +49,7 @@ def plot_gbps(speed: pd.DataFrame, beaten: pd.DataFrame, styles, traits, out: Pa
                              + style.counts_suffix(r), markersize=5, linewidth=1.4, **styles[b])
             handles.append(h)
         # The device's memory peak says nothing about a PCIe-bound host->device series.
-        peaks = rows["peak_gbps"].dropna().unique() if device != "cuda+h2d" else []
+        peaks = rows["peak_gbps"].dropna().unique() if not device.endswith("+h2d") else []
         for p in peaks:
             h = ax.axhline(p, label=f"theoretical peak {p:g} GB/s", **style.PEAK_STYLE)
             handles.append(h)
