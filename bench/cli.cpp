@@ -309,8 +309,8 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      sweeps them, for scaling curves
   --gpus=N[,N..]     GPUs for the multi-GPU backends (nccl/*; default: every visible GPU); a list
                      sweeps them. A count above the visible GPUs is skipped, named (exit status 1)
-  --include-transfer also time CUDA backends with the host->device copy from pinned memory and the
-                     result's copy back inside the timed region (device column cuda+h2d)
+  --include-transfer also time device backends with the host->device copy from pinned memory and
+                     the result's copy back inside the timed region (device column cuda+h2d)
   --csv=PATH         append one row per measurement; a new file gets the header, an existing one
                      must start with this version's header (each row is written under a lock)
   --json=PATH        write all measurements as one JSON document, replaced whole (by rename) after

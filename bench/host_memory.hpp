@@ -3,8 +3,9 @@
 //
 // Why: streaming a 1 GiB input from DRAM on 4 KiB pages costs a TLB miss every 4 KiB, and the
 // hardware prefetchers stop at every 4 KiB boundary. On the 2-core EPYC VM one core read 25.6 GB/s
-// from 4 KiB pages and 30.8 GB/s from transparent huge pages (issue 11). A mapping is never touched
-// here, so the first thread that writes a page places it (NUMA first touch): see cpu/placed_input.hpp.
+// from 4 KiB pages and 30.8 GB/s from transparent huge pages (cpu/PERFORMANCE.md). A mapping is never
+// touched here, so the first thread that writes a page places it (NUMA first touch): see
+// cpu/parallel/placed_input.hpp.
 #pragma once
 
 #include <cstddef>

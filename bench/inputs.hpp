@@ -82,7 +82,7 @@ Shard shard_of(std::uint64_t n, int part, int parts);
 //   ones:    1.0f
 //   uniform: k * 2^-24 for a uniform integer k in [0, 2^24): uniform on [0, 1)
 //   normal:  Box-Muller on two uniform doubles, mean 0, deviation 1, rounded to float
-// The hard inputs, where the order of additions decides the error (issue 10):
+// The hard inputs, where the order of additions decides the error:
 //   ill:C    condition number sum |x| / |sum x| about C, built the way Ogita, Rump and Oishi's
 //            GenSum builds one (Accurate sum and dot product, SIAM J. Sci. Comput. 26, 2005):
 //            values with random signs and exponents spread over log2(C) / 2 binades that cancel

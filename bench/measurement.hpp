@@ -32,11 +32,11 @@ struct Measurement {
     std::string reproducible;    // observed: "yes" when every repetition, and every other thread count and
                                  // timing of this backend on this input, gave the same bits; else "no"
     // Columns added for multi-GPU and multi-process runs:
-    int gpus = 0;                // GPUs each rank used: 0 on the CPU, 1 for one-GPU CUDA backends, N for nccl/*
+    int gpus = 0;                // devices each rank used: 0 on the CPU, 1 for one-device backends, N for nccl/*
     int ranks = 1;               // MPI ranks that shared the input: 1 unless run under mpirun
     // Columns added for the CPU's input placement:
     std::string pages;           // what backs the host memory a call reads: "huge", "4k", "mixed"; "" for
-                                 // CUDA rows (device memory)
+                                 // device rows (device memory)
     // Column added for backends that tune themselves in prepare:
     std::string configuration;   // what the case's prepares chose (Reduction::configuration()), with how
                                  // many chose each when they differed; "" for backends that choose nothing

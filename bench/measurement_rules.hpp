@@ -16,15 +16,16 @@
 //   statistic    time_ns_median (the number every plot and ratio uses) and time_ns_min, over the
 //                repetitions' mean times per call
 //   GB/s         input bytes / time_ns_median, decimal; a copy baseline moves twice what it counts
-//   caches       CPU rows are warm: every call reads the same input, so an input that fits a cache
-//                level is read from it (cache column "warm"). GPU rows are cold: inputs smaller than
-//                kL2RotationFactor x L2 rotate through device copies spanning that much, so no call
-//                reads what the one before left in L2 (cache column "cold").
+//   caches       each backend declares its rule (Backend::cache). CPU rows are warm: every call reads
+//                the same input, so an input that fits a cache level is read from it (cache column
+//                "warm"). Device rows are cold: inputs smaller than kL2RotationFactor x the device's
+//                last-level cache rotate through device copies spanning that much, so no call reads
+//                what the one before left there (cache column "cold"; bench/device_timing.hpp).
 //   timing       isolated: one call between two timestamps (host wall clock for CPU backends, device
-//                events for CUDA ones). batched (CUDA only): batch_calls(bytes) calls enqueued back to
-//                back between two events, the time divided by the count, inputs rotating as above;
-//                this is the time a call costs in a stream of calls, without the submission latency
-//                an isolated call pays.
+//                timestamps for device ones). batched (backends that batch: device ones):
+//                batch_calls(bytes) calls enqueued back to back between two timestamps, the time
+//                divided by the count, inputs rotating as above; this is the time a call costs in a
+//                stream of calls, without the submission latency an isolated call pays.
 #pragma once
 
 #include <algorithm>

@@ -13,10 +13,9 @@ std::string cpu_model();        // /proc/cpuinfo's "model name"; on Arm its impl
 std::string cpu_model(std::istream& cpuinfo);  // the same, from that file's text
 
 // Which machine a row came from, also the default results file name: the host name, '-' and 8 hex
-// digits of a hash over the host name, CPU model, /etc/machine-id (when readable) and the names of
-// the CUDA GPUs that the registered backends see with their count, and the number of logical CPUs
-// ("vm-3f2a91c0"). Cloud VMs share host names like
-// "vm"; the hash tells their hardware apart.
+// digits of a hash over the host name, CPU model, /etc/machine-id (when readable), every registered
+// device API's devices by name and count ("cuda: NVIDIA H200 x4"), and the number of logical CPUs
+// ("vm-3f2a91c0"). Cloud VMs share host names like "vm"; the hash tells their hardware apart.
 std::string machine_identity();
 // The same from given facts: the hash is 64-bit FNV-1a over each fact and a 0 byte after it,
 // folded to 32 bits. Stable across versions: results files are named by it.
