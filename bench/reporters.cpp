@@ -12,13 +12,7 @@ namespace shootout {
 
 namespace {
 
-std::string format(const char* pattern, double value) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, pattern, value);
-    return buffer;
-}
-
-std::string exact_text(double value) { return format("%.17g", value); }  // round-trips a double
+std::string exact_text(double value) { return format_number("%.17g", value); }  // round-trips a double
 
 std::string quote_csv(const std::string& field) {
     if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
@@ -88,7 +82,7 @@ struct Column {
 
 Column text(const char* name, const std::string& value) { return {name, value, quote_json(value)}; }
 Column whole(const char* name, std::uint64_t value) { return {name, std::to_string(value), std::to_string(value)}; }
-Column real(const char* name, double value, const char* csv_pattern) { return {name, format(csv_pattern, value), json_number(value)}; }
+Column real(const char* name, double value, const char* csv_pattern) { return {name, format_number(csv_pattern, value), json_number(value)}; }
 
 // The schema, in order (results/README.md documents each column). Columns are only ever appended.
 std::vector<Column> columns(const Measurement& m) {
@@ -101,7 +95,7 @@ std::vector<Column> columns(const Measurement& m) {
         real("time_ns_median", m.time_ns_median, "%.1f"), real("time_ns_min", m.time_ns_min, "%.1f"),
         whole("iterations", static_cast<std::uint64_t>(m.iterations)), real("result", m.result, "%.17g"),
         real("exact", m.exact, "%.17g"), real("rel_error", m.rel_error, "%.17g"),
-        {"peak_gbps", m.peak_gbps > 0 ? format("%.6g", m.peak_gbps) : "", m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
+        {"peak_gbps", m.peak_gbps > 0 ? format_number("%.6g", m.peak_gbps) : "", m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
         text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
         text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),

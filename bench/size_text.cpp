@@ -6,13 +6,11 @@
 
 namespace shootout {
 
-namespace {
-std::string format(const char* pattern, double value) {
-    char text[32];
+std::string format_number(const char* pattern, double value) {
+    char text[64];
     std::snprintf(text, sizeof text, pattern, value);
     return text;
 }
-}  // namespace
 
 std::string describe_size(std::uint64_t n, ElementType type) {
     const char* unit = "B";
@@ -22,11 +20,11 @@ std::string describe_size(std::uint64_t n, ElementType type) {
         scaled /= 1024;
         unit = next;
     }
-    const std::string amount = format(scaled == std::floor(scaled) ? "%.0f" : "%.1f", scaled) + " " + unit;
+    const std::string amount = format_number(scaled == std::floor(scaled) ? "%.0f" : "%.1f", scaled) + " " + unit;
     if (std::has_single_bit(n)) return "2^" + std::to_string(std::countr_zero(n)) + " (" + amount + ")";
     return std::to_string(n) + " (" + amount + ")";
 }
 
-std::string gib(double bytes) { return format("%.1f GiB", bytes / (1024.0 * 1024 * 1024)); }
+std::string gib(double bytes) { return format_number("%.1f GiB", bytes / (1024.0 * 1024 * 1024)); }
 
 }  // namespace shootout

@@ -1,4 +1,4 @@
-// Sizes as messages and progress lines write them.
+// Sizes and numbers as messages, progress lines and the CSV write them.
 #pragma once
 
 #include <cstdint>
@@ -13,5 +13,8 @@ std::string describe_size(std::uint64_t n, ElementType type = ElementType::f32);
 
 // "1.5 GiB"
 std::string gib(double bytes);
+
+// One number through a printf pattern ("%.6g").
+std::string format_number(const char* pattern, double value);
 
 }  // namespace shootout
