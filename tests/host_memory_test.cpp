@@ -31,7 +31,7 @@ TEST(HostMemory, UntouchedMemoryHasNoBacking) {
 }
 
 TEST(HostMemory, HugePagesAreGrantedWhereTheKernelOffersThem) {
-    if (!transparent_huge_pages_enabled())
+    if (!huge_pages_available())
         GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
     HugePageRegion region(8 * kHugePage);
     std::memset(region.data(), 1, region.size());

@@ -1,8 +1,6 @@
 // Every CPU backend reads its own copy of the input (cpu/placed_input.hpp), each part copied, and so
 // first touched and placed on its NUMA node, by the thread that reads that part.
 #include <gtest/gtest.h>
-#include <pthread.h>
-#include <sched.h>
 
 #include <array>
 #include <atomic>
@@ -21,6 +19,7 @@
 #include "cpu/parallel/placed_input.hpp"
 #include "cpu/parallel/static_chunks.hpp"
 #include "cpu/parallel/thread_pool.hpp"
+#include "platform/affinity.hpp"
 
 namespace shootout {
 namespace {
@@ -36,7 +35,7 @@ public:
     ObservedPrepare(const Backend& backend, std::span<const float> input, int threads) {
         placement_observer() = [this](int part, std::span<const float> chunk) {
             const std::lock_guard lock(mutex_);
-            copies.emplace_back(part, Copied{chunk, sched_getcpu()});
+            copies.emplace_back(part, Copied{chunk, platform::current_cpu()});
         };
         try {
             reduction = backend.prepare(input, {.threads = threads});
@@ -59,16 +58,6 @@ std::vector<const Backend*> available_cpu_backends() {
     for (const auto& b : registered_backends())
         if (b.device == Device::cpu && !b.why_unavailable()) list.push_back(&b);
     return list;
-}
-
-// The CPUs this process may run on, in order: the pool pins its part k to the k-th.
-std::vector<int> allowed_cpus() {
-    cpu_set_t set;
-    std::vector<int> cpus;
-    if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0) return cpus;
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-        if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-    return cpus;
 }
 
 class EveryCpuBackendPlacement : public ::testing::TestWithParam<const Backend*> {};
@@ -98,13 +87,13 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryCpuBackendPlacement, ::testing::ValuesIn
 
 // The pool pins part k to the k-th allowed CPU for its runs; the copy of chunk k is made there too.
 TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
-    const std::vector<int> cpus = allowed_cpus();
+    const std::vector<int> cpus = platform::current_thread_cpus();
     if (cpus.size() < 2) GTEST_SKIP() << "one CPU: every part runs on it";
     const int threads = static_cast<int>(std::min<std::size_t>(cpus.size(), 4));
     std::vector<int> read_on(threads, -1);
     {
         ThreadPool pool(threads);
-        auto where = [&](int part) { read_on[part] = sched_getcpu(); };
+        auto where = [&](int part) { read_on[part] = platform::current_cpu(); };
         pool.run(where);
     }
     for (int part = 0; part < threads; ++part) EXPECT_EQ(read_on[part], cpus[part]) << "part " << part << " read";
@@ -117,11 +106,11 @@ TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
 }
 
 TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
-    if (!transparent_huge_pages_enabled())
+    if (!huge_pages_available())
         GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
     const auto data = small_integers(1 << 21, 8, 4);
     for (const Backend* backend : available_cpu_backends()) {
-        const auto reduction = backend->prepare(data, {.threads = 2});
+        const auto reduction = backend->prepare(std::span<const float>(data), {.threads = 2});
         reduction->run();
         EXPECT_EQ(page_backing(reduction->host_input().data()), PageBacking::huge) << backend->name;
     }
@@ -129,7 +118,7 @@ TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
 
 TEST(Placement, ACopyKeepsItsInputsOffsetInAPage) {
     const auto data = small_integers(5000, 8, 5);
-    const auto page_offset = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % kSmallPage; };
+    const auto page_offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kSmallPage; };
     for (std::size_t shift : {0u, 1u, 3u}) {
         const std::span<const float> input(data.data() + shift, 4000);
         const auto reduction = find_backend("cpu/pool/simd")->prepare(input, {.threads = 2});
