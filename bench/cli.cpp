@@ -1,8 +1,7 @@
 #include "bench/cli.hpp"
 
 #include "bench/measurement_rules.hpp"
-
-#include <fnmatch.h>
+#include "bench/wildcard.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -179,7 +178,7 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
         bool matched = false;
         for (const auto& backend : all) {
             const bool in_group = !backend.distributed && (pattern == "all" || pattern == to_string(backend.device));
-            const bool hit = in_group || fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
+            const bool hit = in_group || wildcard_match(pattern, backend.name);
             if (hit) { add(backend); matched = true; }
         }
         const bool names_cuda = pattern == "cuda" || pattern.starts_with("cuda/") || pattern.starts_with("nccl/") || pattern == "mpi/cuda";

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "platform/system.hpp"
+
 namespace shootout {
 
 struct Measurement {
@@ -38,6 +40,8 @@ struct Measurement {
     // Column added for backends that tune themselves in prepare:
     std::string configuration;   // what the case's prepares chose (Reduction::configuration()), with how
                                  // many chose each when they differed; "" for backends that choose nothing
+    // Column added for builds on other operating systems:
+    std::string os = platform::os_name();  // the system that measured the row: "linux", "windows", "macos"
 };
 
 }  // namespace shootout

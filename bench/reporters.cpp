@@ -104,7 +104,7 @@ std::vector<Column> columns(const Measurement& m) {
         text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
         whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
-        text("pages", m.pages), text("configuration", m.configuration),
+        text("pages", m.pages), text("configuration", m.configuration), text("os", m.os),
     };
 }
 

@@ -126,7 +126,7 @@ int create_unique_file(const std::string& prefix, std::string& name) {
     static std::atomic<unsigned> counter{0};
     for (int attempt = 0; attempt < 100; ++attempt) {
         char suffix[32];
-        std::snprintf(suffix, sizeof suffix, "%lx-%x", GetCurrentProcessId(), counter.fetch_add(1) ^ GetTickCount());
+        std::snprintf(suffix, sizeof suffix, "%lx-%x", GetCurrentProcessId(), counter.fetch_add(1) ^ static_cast<unsigned>(GetTickCount()));
         name = prefix + suffix;
         const int fd = ::_open(name.c_str(), _O_RDWR | _O_CREAT | _O_EXCL | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
         if (fd >= 0 || errno != EEXIST) return fd;

@@ -50,14 +50,15 @@ COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
 # before the pages column) are read with the column empty. `pages`: what backed the host memory a
 # CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`: what a self-tuning
 # backend (the CPU read ceiling) chose in prepare ("schedule=pinned parts=2 loop=avx512/f32").
-OPTIONAL_COLUMNS = ["pages", "configuration"]
+# `os`: the operating system that measured the row ("linux", "windows", "macos").
+OPTIONAL_COLUMNS = ["pages", "configuration", "os"]
 # Numeric columns that every row must have; the others may be empty or `nan`.
 REQUIRED_NUMBERS = ["threads", "n", "gbps", "batch", "gpus", "ranks"]
 OPTIONAL_NUMBERS = ["seed", "bytes", "time_ns_median", "time_ns_min", "iterations", "result",
                     "exact", "rel_error", "peak_gbps"]
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
                 "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
-                "configuration"]
+                "configuration", "os"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.

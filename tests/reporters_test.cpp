@@ -102,7 +102,7 @@ TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
               "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration");
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,os");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -135,6 +135,7 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(field("ranks"), "3");
     EXPECT_EQ(field("pages"), "huge");
     EXPECT_EQ(field("configuration"), m.configuration);
+    EXPECT_EQ(field("os"), platform::os_name());
 }
 
 TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
