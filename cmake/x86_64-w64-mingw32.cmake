@@ -21,9 +21,13 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 # The GCC runtime (libstdc++, libgcc, winpthreads, libgomp) linked in: the .exe runs without the
-# toolchain's DLLs beside it. oneTBB stays a DLL (it supports no static build); the build copies it
-# beside the programs.
+# toolchain's DLLs beside it. oneTBB stays a DLL (it supports no static build), built with the runtime
+# linked in too; the build copies it beside the programs.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static")
+# FindOpenMP names libgomp by its full path, which -static does not redirect: name the static one.
+execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libgomp.a OUTPUT_VARIABLE libgomp OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(OpenMP_gomp_LIBRARY "${libgomp}" CACHE FILEPATH "libgomp, linked statically")
 
 # Every program built here (the tests, gtest_discover_tests' listing, the CLI checks) runs under
 # Wine, in a prefix of its own under the build directory, its diagnostics off.

@@ -84,7 +84,7 @@ preset_build_and_test() {
     cd "$REPO_ROOT" || return 1
     cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" --parallel "$(nproc)" || return 1
     platforms_log "$preset: built in $((SECONDS - start)) s"
-    ctest --preset "$preset" --parallel "$(nproc)" -L "$CPU_SUITES" | tee "$REPO_ROOT/build/$preset/ctest.txt" | grep -E 'tests passed|tests failed|\*\*\*Failed|Not Run' || true
+    ctest --preset "$preset" --parallel "$(nproc)" --timeout 300 -L "$CPU_SUITES" | tee "$REPO_ROOT/build/$preset/ctest.txt" | grep -E 'tests passed|tests failed|\*\*\*Failed|Not Run' || true
     grep -q '100% tests passed' "$REPO_ROOT/build/$preset/ctest.txt" || status=1
     report_skipped "$REPO_ROOT/build/$preset" "$preset"
     platforms_log "$preset: $(grep -Eo '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$REPO_ROOT/build/$preset/ctest.txt"), $((SECONDS - start)) s in all"

@@ -219,7 +219,7 @@ TEST(Wildcard, MatchesAsFnmatchDoes) {
         {"cpu/serial/accumulate-f[!3]*", "cpu/serial/accumulate-f32", false},
         {"cpu/serial/accumulate-f[^3]*", "cpu/serial/accumulate-f64", true},
         {"cpu/[a-c]*", "cpu/baseline/read", true},    {"cpu/[a-c]*", "cpu/serial", false},
-        {"a\*b", "a*b", true},                        {"a\*b", "axb", false},
+        {"a\\*b", "a*b", true},                        {"a\\*b", "axb", false},
         {"[", "[", true},                              {"a[]b", "a[]b", true},
         {"[]]", "]", true},                            {"**", "", true},
         {"", "", true},                                {"", "x", false},

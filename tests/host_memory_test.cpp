@@ -32,7 +32,7 @@ TEST(HostMemory, UntouchedMemoryHasNoBacking) {
 
 TEST(HostMemory, HugePagesAreGrantedWhereTheKernelOffersThem) {
     if (!huge_pages_available())
-        GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
+        GTEST_SKIP() << "no huge pages here (Linux: /sys/kernel/mm/transparent_hugepage/enabled is 'never'; Windows: no Lock pages in memory privilege)";
     HugePageRegion region(8 * kHugePage);
     std::memset(region.data(), 1, region.size());
     EXPECT_EQ(page_backing(region.data()), PageBacking::huge);

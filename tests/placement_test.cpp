@@ -107,7 +107,7 @@ TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
 
 TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
     if (!huge_pages_available())
-        GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
+        GTEST_SKIP() << "no huge pages here (Linux: /sys/kernel/mm/transparent_hugepage/enabled is 'never'; Windows: no Lock pages in memory privilege)";
     const auto data = small_integers(1 << 21, 8, 4);
     for (const Backend* backend : available_cpu_backends()) {
         const auto reduction = backend->prepare(std::span<const float>(data), {.threads = 2});

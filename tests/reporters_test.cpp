@@ -254,7 +254,8 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
-                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\"}"),
+                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", "
+                        "\"os\": \"" + std::string(platform::os_name()) + "\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

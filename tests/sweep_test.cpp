@@ -50,6 +50,7 @@ SweepResult sweep(std::vector<std::string> args) {
         auto& row = r.rows.emplace_back();
         for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields.at(i);
     }
+    in.close();  // Windows removes no file that is open
     std::filesystem::remove(csv);
     return r;
 }
@@ -117,6 +118,7 @@ TEST(Sweep, AnInputThatFailsLeavesAnExistingJsonAlone) {
     EXPECT_THROW(run_sweep(options, select_backends(options.backends), out, err), InputError);
     std::ifstream in(json);
     const std::string text((std::istreambuf_iterator<char>(in)), {});
+    in.close();  // Windows removes no file that is open
     std::filesystem::remove(json);
     EXPECT_EQ(text, "a previous run's document");
 }

@@ -55,7 +55,9 @@ TEST(CpuModel, ArmHasNoModelNameButItsImplementerAndPart) {
 TEST(SystemInfo, TheCpuNamesItselfWhereTheSystemDoesNot) {
 #if defined(__x86_64__)
     EXPECT_NE(platform::cpu_brand(), "unknown");
-    if (platform::proc_cpuinfo()) EXPECT_EQ(platform::cpu_brand(), cpu_model());
+    if (platform::proc_cpuinfo()) {
+        EXPECT_EQ(platform::cpu_brand(), cpu_model());
+    }
 #endif
     EXPECT_FALSE(cpu_model().empty());
 }
