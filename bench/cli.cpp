@@ -2,8 +2,7 @@
 
 #include "bench/device_api.hpp"
 #include "bench/measurement_rules.hpp"
-
-#include <fnmatch.h>
+#include "bench/wildcard.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -197,7 +196,7 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
         bool matched = false;
         for (const auto& backend : all) {
             const bool in_group = !backend.distributed && (pattern == "all" || pattern == to_string(backend.device));
-            const bool hit = in_group || fnmatch(pattern.c_str(), backend.name.c_str(), 0) == 0;
+            const bool hit = in_group || wildcard_match(pattern, backend.name);
             if (hit) { add(backend); matched = true; }
         }
         if (const DeviceApi* api = unbuilt_api_named_by(pattern))

@@ -1,7 +1,3 @@
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -18,7 +14,7 @@ namespace {
 bool starts_with_header(int fd, std::uint64_t size) {
     const std::string header = csv_header() + '\n';
     std::string start(std::min<std::uint64_t>(size, header.size()), '\0');
-    if (read_at(fd, start, 0) != static_cast<ssize_t>(start.size())) return false;
+    if (read_at(fd, start, 0) != static_cast<std::int64_t>(start.size())) return false;
     return start == header || (size == header.size() - 1 && start + '\n' == header);
 }
 
@@ -31,12 +27,12 @@ std::string other_header(const std::string& path) {
 
 CsvReporter::CsvReporter(std::string path) : path_(std::move(path)) {
     check_output_path("--csv", path_, OutputWrite::append);
-    const FileDescriptor file(::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    const FileDescriptor file(platform::open_file(path_, platform::OpenFor::reading));
     if (file.get() < 0 && errno == ENOENT) return;  // a new file: the first report() creates it
-    struct stat status {};
-    if (file.get() < 0 || ::fstat(file.get(), &status) != 0)
+    platform::FileStatus status;
+    if (file.get() < 0 || !platform::file_status(file.get(), status))
         throw UsageError("--csv: cannot read the header of '" + path_ + "': " + std::strerror(errno));
-    if (status.st_size > 0 && !starts_with_header(file.get(), static_cast<std::uint64_t>(status.st_size)))
+    if (status.size > 0 && !starts_with_header(file.get(), status.size))
         throw UsageError(other_header(path_));
 }
 
@@ -47,17 +43,17 @@ void CsvReporter::report(const Measurement& m) {
     };
     // Opened for each row, so that a file replaced or removed mid-sweep is written under its name
     // again; O_NONBLOCK, so a FIFO put there since the constructor looked cannot block the run.
-    FileDescriptor file(::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666));
+    FileDescriptor file(platform::open_file(path_, platform::OpenFor::appending));
     if (file.get() < 0) fail("opening");
-    struct stat status {};
-    if (::fstat(file.get(), &status) != 0) fail("reading");
-    if (!S_ISREG(status.st_mode)) throw std::runtime_error("--csv: '" + path_ + "' " + describe_non_regular(status.st_mode));
+    platform::FileStatus status;
+    if (!platform::file_status(file.get(), status)) fail("reading");
+    if (status.kind != platform::FileKind::regular)
+        throw std::runtime_error("--csv: '" + path_ + "' " + describe_non_regular(status.kind));
     // Another run may be appending to the same file: hold the lock from looking at the file to the
     // end of the row. It is released when the descriptor closes.
-    while (::flock(file.get(), LOCK_EX) != 0)
-        if (errno != EINTR) fail("locking");
-    if (::fstat(file.get(), &status) != 0) fail("reading");  // the size another run left
-    const auto size = static_cast<std::uint64_t>(status.st_size);
+    if (!platform::lock_exclusive(file.get())) fail("locking");
+    if (!platform::file_status(file.get(), status)) fail("reading");  // the size another run left
+    const std::uint64_t size = status.size;
 
     std::string text;
     if (size == 0) {
@@ -71,7 +67,7 @@ void CsvReporter::report(const Measurement& m) {
     text += csv_row(m) + '\n';
     if (!write_all(file.get(), text)) {
         const int error = errno;
-        if (::ftruncate(file.get(), static_cast<off_t>(size)) == 0) errno = error;  // no half row left behind
+        if (platform::truncate_file(file.get(), size)) errno = error;  // no half row left behind
         fail("writing");
     }
     if (!file.close()) fail("writing");

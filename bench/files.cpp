@@ -1,68 +1,37 @@
 #include "bench/files.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
-#include <utility>
 
 #include "bench/errors.hpp"
 
 namespace shootout {
 
-std::string describe_non_regular(mode_t mode) {
-    if (S_ISDIR(mode)) return "is a directory";
-    if (S_ISFIFO(mode)) return "is a FIFO, not a regular file";
-    if (S_ISCHR(mode)) return "is a character device, not a regular file";
-    if (S_ISBLK(mode)) return "is a block device, not a regular file";
-    if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+std::string describe_non_regular(platform::FileKind kind) {
+    switch (kind) {
+        case platform::FileKind::directory: return "is a directory";
+        case platform::FileKind::fifo: return "is a FIFO, not a regular file";
+        case platform::FileKind::character_device: return "is a character device, not a regular file";
+        case platform::FileKind::block_device: return "is a block device, not a regular file";
+        case platform::FileKind::socket: return "is a socket, not a regular file";
+        case platform::FileKind::regular:
+        case platform::FileKind::other: break;
+    }
     return "is not a regular file";
-}
-
-FileDescriptor::~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-}
-
-bool FileDescriptor::close() {
-    return ::close(std::exchange(fd_, -1)) == 0;  // not retried on EINTR: Linux has released the descriptor
-}
-
-ssize_t read_at(int fd, std::span<char> out, std::uint64_t offset) {
-    std::size_t done = 0;
-    while (done < out.size()) {
-        const ssize_t got = ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return -1;
-        if (got == 0) break;
-        done += static_cast<std::size_t>(got);
-    }
-    return static_cast<ssize_t>(done);
-}
-
-bool write_all(int fd, std::string_view text) {
-    while (!text.empty()) {
-        const ssize_t put = ::write(fd, text.data(), text.size());
-        if (put < 0 && errno == EINTR) continue;
-        if (put < 0) return false;
-        text.remove_prefix(static_cast<std::size_t>(put));
-    }
-    return true;
 }
 
 void check_output_path(std::string_view option, const std::string& path, OutputWrite how) {
     auto refuse = [&](const std::string& why) { return UsageError(std::string(option) + ": " + why); };
     const std::string cannot_write = "cannot write '" + path + "': ";
-    struct stat status {};
-    if (::stat(path.c_str(), &status) == 0) {
-        if (!S_ISREG(status.st_mode))
-            throw refuse("'" + path + "' " + describe_non_regular(status.st_mode) + "; give a regular file's path (leave " +
+    platform::FileStatus status;
+    if (platform::file_status(path, status)) {
+        if (status.kind != platform::FileKind::regular)
+            throw refuse("'" + path + "' " + describe_non_regular(status.kind) + "; give a regular file's path (leave " +
                          std::string(option) + " out to write none)");
         if (how == OutputWrite::append) {
-            if (::access(path.c_str(), W_OK) != 0) throw refuse(cannot_write + std::strerror(errno));
+            if (!platform::may_write(path)) throw refuse(cannot_write + std::strerror(errno));
             return;
         }
     } else if (const int error = errno; error != ENOENT) {
@@ -71,23 +40,15 @@ void check_output_path(std::string_view option, const std::string& path, OutputW
     // A new file, or a replacement made beside it: both are created in its directory.
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     const std::string directory = parent.empty() ? "." : parent.string();
-    if (::stat(directory.c_str(), &status) != 0) {
+    if (!platform::file_status(directory, status)) {
         const int error = errno;
         throw refuse(cannot_write + "its directory '" + directory + "' " +
                      (error == ENOENT ? std::string("does not exist") : std::strerror(error)));
     }
-    if (!S_ISDIR(status.st_mode)) throw refuse(cannot_write + "'" + directory + "' is not a directory");
-    if (::access(directory.c_str(), W_OK | X_OK) != 0)
+    if (status.kind != platform::FileKind::directory) throw refuse(cannot_write + "'" + directory + "' is not a directory");
+    if (!platform::may_create_in(directory))
         throw refuse(cannot_write + "no file can be created in '" + directory + "': " + std::strerror(errno));
 }
-
-namespace {
-mode_t current_umask() {
-    const mode_t mask = ::umask(0);  // the only way to read it is to set it
-    ::umask(mask);
-    return mask;
-}
-}  // namespace
 
 void replace_file(std::string_view option, const std::string& path, std::string_view text) {
     // rename() over a symbolic link would replace the link, not the file it points to.
@@ -96,10 +57,9 @@ void replace_file(std::string_view option, const std::string& path, std::string_
     const std::filesystem::path target = not_there ? std::filesystem::path(path) : resolved;
     const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
     // Hidden, and beside the target: rename() works within one file system only.
-    const std::string hidden_name = std::string(".").append(target.filename().string()).append(".XXXXXX");
-    std::string temporary = (directory / hidden_name).string();
-
-    FileDescriptor file(::mkostemp(temporary.data(), O_CLOEXEC));
+    const std::string hidden_name = std::string(".").append(target.filename().string()).append(".");
+    std::string temporary;
+    FileDescriptor file(platform::create_unique_file((directory / hidden_name).string(), temporary));
     if (file.get() < 0) {
         const int error = errno;
         throw std::runtime_error(std::string(option) + ": creating a temporary file beside '" + path +
@@ -108,16 +68,14 @@ void replace_file(std::string_view option, const std::string& path, std::string_
     auto check = [&](bool done, const char* step) {
         if (done) return;
         const int error = errno;
-        ::unlink(temporary.c_str());
+        platform::remove_path(temporary);
         throw std::runtime_error(std::string(option) + ": " + step + " '" + path + "' failed: " + std::strerror(error));
     };
-    struct stat existing {};
-    const mode_t mode = ::stat(target.c_str(), &existing) == 0 ? existing.st_mode & 07777 : 0666 & ~current_umask();
-    check(::fchmod(file.get(), mode) == 0, "writing");
+    check(platform::copy_permissions(file.get(), target.string()), "writing");
     check(write_all(file.get(), text), "writing");
-    check(::fsync(file.get()) == 0, "writing");  // the data is on disk before the name points to it
+    check(platform::sync_file(file.get()), "writing");  // the data is on disk before the name points to it
     check(file.close(), "writing");
-    check(::rename(temporary.c_str(), target.c_str()) == 0, "replacing");
+    check(platform::replace_path(temporary, target.string()), "replacing");
 }
 
 }  // namespace shootout

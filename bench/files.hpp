@@ -1,41 +1,21 @@
-// Reading and writing files without hanging on a FIFO or losing what a user had: the POSIX calls
-// that the input reader and the reporters share, and the rules for output paths.
+// Reading and writing files without hanging on a FIFO or losing what a user had: the rules for
+// output paths, over the file calls of platform/files.hpp.
 #pragma once
 
-#include <sys/types.h>
-
-#include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
+
+#include "platform/files.hpp"
 
 namespace shootout {
 
 // What a path is when it is not a regular file, for messages: "is a FIFO, not a regular file".
-std::string describe_non_regular(mode_t mode);
+std::string describe_non_regular(platform::FileKind kind);
 
-// Owns a file descriptor. The destructor closes it unchecked, on paths that are failing anyway;
-// close() says whether closing worked, which matters after writes (NFS reports them failed there).
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) : fd_(fd) {}
-    ~FileDescriptor();
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-
-    int get() const { return fd_; }
-    bool close();  // false with errno set when closing failed
-
-private:
-    int fd_;
-};
-
-// Reads up to out.size() bytes from offset, retrying after short reads and EINTR, so fewer come back
-// only at the end of the file. -1 with errno set on an error.
-ssize_t read_at(int fd, std::span<char> out, std::uint64_t offset);
-
-// Writes all of text. False with errno set on an error.
-bool write_all(int fd, std::string_view text);
+// The descriptor and read/write calls of the platform layer, under the names the harness uses.
+using platform::FileDescriptor;
+using platform::read_at;
+using platform::write_all;
 
 // How an output is written: appended in place, or replaced by rename() (which needs the directory).
 enum class OutputWrite { append, replace };

@@ -1,88 +1,6 @@
 #include "bench/host_memory.hpp"
 
-#include <sys/mman.h>
-
-#include <cstdint>
-#include <fstream>
-#include <new>
-#include <sstream>
-#include <string>
-#include <utility>
-
 namespace shootout {
-
-namespace {
-
-std::size_t round_up(std::size_t bytes, std::size_t unit) { return (bytes + unit - 1) / unit * unit; }
-
-}  // namespace
-
-HugePageRegion::HugePageRegion(std::size_t bytes) {
-    if (bytes == 0) return;
-    size_ = round_up(bytes, kHugePage);
-    // Reserve room to align to 2 MiB with at least one guard page either side, all inaccessible;
-    // then open the aligned middle. Its flags differ from the guards', so no merge can happen.
-    reserved_size_ = size_ + kHugePage + 2 * kSmallPage;
-    void* reserved = ::mmap(nullptr, reserved_size_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (reserved == MAP_FAILED) throw std::bad_alloc();
-    reserved_ = static_cast<std::byte*>(reserved);
-    const auto first = reinterpret_cast<std::uintptr_t>(reserved_) + kSmallPage;
-    data_ = reserved_ + (round_up(first, kHugePage) - reinterpret_cast<std::uintptr_t>(reserved_));
-    if (::mprotect(data_, size_, PROT_READ | PROT_WRITE) != 0) {
-        ::munmap(reserved_, reserved_size_);
-        throw std::bad_alloc();
-    }
-    // A request: refused where the kernel lacks THP, and then the pages column says 4k.
-    ::madvise(data_, size_, MADV_HUGEPAGE);
-}
-
-HugePageRegion::~HugePageRegion() {
-    if (reserved_) ::munmap(reserved_, reserved_size_);
-}
-
-HugePageRegion::HugePageRegion(HugePageRegion&& other) noexcept
-    : reserved_(std::exchange(other.reserved_, nullptr)), reserved_size_(std::exchange(other.reserved_size_, 0)),
-      data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-
-HugePageRegion& HugePageRegion::operator=(HugePageRegion&& other) noexcept {
-    if (this != &other) {
-        if (reserved_) ::munmap(reserved_, reserved_size_);
-        reserved_ = std::exchange(other.reserved_, nullptr);
-        reserved_size_ = std::exchange(other.reserved_size_, 0);
-        data_ = std::exchange(other.data_, nullptr);
-        size_ = std::exchange(other.size_, 0);
-    }
-    return *this;
-}
-
-PageBacking page_backing(const void* address) {
-    const auto target = reinterpret_cast<std::uintptr_t>(address);
-    std::ifstream smaps("/proc/self/smaps");
-    bool inside = false;
-    long long rss_kib = -1, huge_kib = -1;
-    for (std::string line; std::getline(smaps, line);) {
-        // A mapping's first line: "7f0a00000000-7f0a40000000 rw-p 00000000 00:00 0"; its fields: "Rss:  4096 kB".
-        const std::size_t dash = line.find('-');
-        const std::size_t space = line.find(' ');
-        if (dash != std::string::npos && space != std::string::npos && dash < space && line.find(':') > space) {
-            if (inside) break;  // the fields of the mapping that holds it are read
-            const std::uintptr_t begin = std::stoull(line.substr(0, dash), nullptr, 16);
-            const std::uintptr_t end = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
-            inside = begin <= target && target < end;
-            continue;
-        }
-        if (!inside) continue;
-        std::istringstream field(line);
-        std::string key;
-        long long kib = 0;
-        field >> key >> kib;
-        if (key == "Rss:") rss_kib = kib;
-        else if (key == "AnonHugePages:") huge_kib = kib;
-    }
-    if (rss_kib <= 0 || huge_kib < 0) return PageBacking::unknown;  // untouched, or no such mapping
-    if (huge_kib == 0) return PageBacking::small;
-    return huge_kib >= rss_kib ? PageBacking::huge : PageBacking::mixed;
-}
 
 std::string_view to_string(PageBacking backing) {
     switch (backing) {
@@ -92,13 +10,6 @@ std::string_view to_string(PageBacking backing) {
         case PageBacking::unknown: return "";
     }
     return "";
-}
-
-bool transparent_huge_pages_enabled() {
-    std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-    std::string modes;
-    std::getline(in, modes);
-    return modes.find("[always]") != std::string::npos || modes.find("[madvise]") != std::string::npos;
 }
 
 }  // namespace shootout

@@ -1,9 +1,5 @@
 #include "bench/inputs.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -222,16 +218,17 @@ class OpenFile {
 public:
     explicit OpenFile(const std::string& path) : path_(path), fd_(open_regular(path)) {
         // The path may have become a FIFO since open_regular() looked: O_NONBLOCK opened it at once.
-        struct stat status {};
-        if (::fstat(fd_.get(), &status) != 0 || !S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
-        size_ = static_cast<std::uint64_t>(status.st_size);
+        platform::FileStatus status;
+        if (!platform::file_status(fd_.get(), status) || status.kind != platform::FileKind::regular)
+            fail(path, describe_non_regular(status.kind));
+        size_ = status.size;
     }
 
     std::uint64_t size() const { return size_; }
 
     // Reads out.size() bytes from offset, or fails naming the file.
     void read(std::span<char> out, std::uint64_t offset) const {
-        const ssize_t got = read_at(fd_.get(), out, offset);
+        const std::int64_t got = read_at(fd_.get(), out, offset);
         if (got < 0) fail(path_, std::string("read failed: ") + std::strerror(errno));
         if (static_cast<std::size_t>(got) < out.size()) fail(path_, "became shorter while it was read");
     }
@@ -239,10 +236,10 @@ public:
 private:
     // stat first: opening a FIFO waits for a writer, and opening a device can act on it.
     static int open_regular(const std::string& path) {
-        struct stat status {};
-        if (::stat(path.c_str(), &status) != 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
-        if (!S_ISREG(status.st_mode)) fail(path, describe_non_regular(status.st_mode));
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        platform::FileStatus status;
+        if (!platform::file_status(path, status)) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
+        if (status.kind != platform::FileKind::regular) fail(path, describe_non_regular(status.kind));
+        const int fd = platform::open_file(path, platform::OpenFor::reading);
         if (fd < 0) fail(path, std::string("cannot be opened: ") + std::strerror(errno));
         return fd;
     }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bench/element_type.hpp"
+#include "platform/system.hpp"
 
 namespace shootout {
 
@@ -42,6 +43,8 @@ struct Measurement {
                                  // many chose each when they differed; "" for backends that choose nothing
     // Column added for the element-type axis:
     ElementType dtype = ElementType::f32;  // the input's element type: "f32", "f64"
+    // Column added for builds on other operating systems:
+    std::string os = platform::os_name();  // the system that measured the row: "linux", "windows", "macos"
 };
 
 }  // namespace shootout

@@ -1,7 +1,6 @@
 #include "bench/backend.hpp"
 #include "bench/device_api.hpp"
-
-#include <fnmatch.h>
+#include "bench/wildcard.hpp"
 
 #include <algorithm>
 
@@ -107,7 +106,7 @@ const DeviceApi* unbuilt_api_named_by(std::string_view pattern) {
         if (!api.unbuilt) continue;
         if (text == api.device.name()) return &api;
         for (const std::string& glob : api.backend_patterns)
-            if (fnmatch(glob.c_str(), text.c_str(), 0) == 0) return &api;
+            if (wildcard_match(glob, text)) return &api;
     }
     return nullptr;
 }

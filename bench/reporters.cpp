@@ -101,6 +101,7 @@ std::vector<Column> columns(const Measurement& m) {
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
         whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
         text("pages", m.pages), text("configuration", m.configuration), text("dtype", std::string(to_string(m.dtype))),
+        text("os", m.os),
     };
 }
 

@@ -32,7 +32,7 @@ public:
 };
 
 // Appends one row per measurement to a CSV file that runs from several machines and days can share.
-// Each append holds an exclusive flock() on the file while it writes the header into an empty file,
+// Each append holds an exclusive lock on the file (platform::lock_exclusive) while it writes the header into an empty file,
 // checks an existing one starts with csv_header(), adds a final newline the file lacks, and writes
 // its row: so two runs appending to one new file write one header between them. A row that cannot
 // be written whole (a full disk) is cut off again, leaving the file as it was.

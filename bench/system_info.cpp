@@ -1,20 +1,18 @@
 #include "bench/system_info.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <thread>
-#include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "bench/device_api.hpp"
+#include "platform/cpu_info.hpp"
 
 #ifndef SHOOTOUT_COMPILER
 #define SHOOTOUT_COMPILER "unknown"
@@ -24,12 +22,6 @@
 #endif
 
 namespace shootout {
-
-std::string host_name() {
-    char name[256] = {};
-    if (gethostname(name, sizeof name - 1) != 0) return "unknown";
-    return name;
-}
 
 namespace {
 // "model name\t: Intel(R) Xeon(R)" -> "Intel(R) Xeon(R)"
@@ -78,8 +70,9 @@ std::string cpu_model(std::istream& cpuinfo) {
 }
 
 std::string cpu_model() {
-    std::ifstream in("/proc/cpuinfo");
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::optional<std::string> proc_cpuinfo = platform::proc_cpuinfo();
+    if (!proc_cpuinfo) return platform::cpu_brand();
+    const std::string& text = *proc_cpuinfo;
     std::istringstream cpuinfo(text);
     std::string model = cpu_model(cpuinfo);
 #if defined(__aarch64__)
@@ -107,12 +100,10 @@ std::string machine_identity(const std::string& host, const std::string& cpu, co
 }
 
 std::string machine_identity() {
-    std::string machine_id;
-    std::ifstream("/etc/machine-id") >> machine_id;
-    // The GPUs by name and count ("NVIDIA H200 x4"), and the logical CPUs: cloud VMs of one image
-    // share host name, CPU model and machine-id, and may differ only in how many of each they have.
-    // Every device API's devices count, by name and API: a GPU that CUDA and OpenCL both see is
-    // counted once for each.
+    const std::string machine_id = platform::machine_id();
+    // Every device API's devices by name and count ("cuda: NVIDIA H200 x4"; a GPU that CUDA and
+    // OpenCL both see counts once for each), and the logical CPUs: cloud VMs of one image share host
+    // name, CPU model and machine-id, and may differ only in how many of each they have.
     std::set<std::string> gpus;
     for (const DeviceApi& api : device_apis()) {
         if (!api.visible_devices) continue;
@@ -129,35 +120,10 @@ std::string build_type() { return SHOOTOUT_BUILD_TYPE; }
 
 std::string utc_timestamp() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
+    const std::tm utc = platform::utc_time(now);
     char text[32];
-    std::strftime(text, sizeof text, "%FT%TZ", &utc);
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);  // not %F and %T: Windows' C library lacks them
     return text;
-}
-
-namespace {
-std::uint64_t read_number(const char* path) {
-    std::ifstream in(path);
-    std::uint64_t value = 0;
-    if (in >> value) return value;
-    return std::numeric_limits<std::uint64_t>::max();  // missing, or "max"
-}
-}  // namespace
-
-std::uint64_t available_memory_bytes() {
-    std::uint64_t available = std::numeric_limits<std::uint64_t>::max();
-    std::ifstream meminfo("/proc/meminfo");
-    for (std::string key; meminfo >> key;) {
-        std::uint64_t kib = 0;
-        meminfo >> kib;
-        if (key == "MemAvailable:") { available = kib * 1024; break; }
-        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-    }
-    const std::uint64_t limit = read_number("/sys/fs/cgroup/memory.max");
-    const std::uint64_t used = read_number("/sys/fs/cgroup/memory.current");
-    if (limit != std::numeric_limits<std::uint64_t>::max() && used <= limit) available = std::min(available, limit - used);
-    return available;
 }
 
 }  // namespace shootout

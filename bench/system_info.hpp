@@ -6,16 +6,23 @@
 #include <set>
 #include <string>
 
+#include "platform/system.hpp"
+
 namespace shootout {
 
-std::string host_name();
-std::string cpu_model();        // /proc/cpuinfo's "model name"; on Arm its implementer and part: "ARM 0xd0c"
+using platform::available_memory_bytes;  // Memory this process can still take
+using platform::host_name;
+
+// /proc/cpuinfo's "model name"; on Arm its implementer and part: "ARM 0xd0c". Where there is no
+// /proc/cpuinfo, the name the CPU or the system gives (platform::cpu_brand()).
+std::string cpu_model();
 std::string cpu_model(std::istream& cpuinfo);  // the same, from that file's text
 
 // Which machine a row came from, also the default results file name: the host name, '-' and 8 hex
-// digits of a hash over the host name, CPU model, /etc/machine-id (when readable), every registered
-// device API's devices by name and count ("cuda: NVIDIA H200 x4"), and the number of logical CPUs
-// ("vm-3f2a91c0"). Cloud VMs share host names like "vm"; the hash tells their hardware apart.
+// digits of a hash over the host name, CPU model, platform::machine_id() (when readable), every
+// registered device API's devices by name and count ("cuda: NVIDIA H200 x4"), and the number of
+// logical CPUs ("vm-3f2a91c0"). Cloud VMs share host names like "vm"; the hash tells their hardware
+// apart.
 std::string machine_identity();
 // The same from given facts: the hash is 64-bit FNV-1a over each fact and a 0 byte after it,
 // folded to 32 bits. Stable across versions: results files are named by it.
@@ -24,8 +31,5 @@ std::string machine_identity(const std::string& host, const std::string& cpu, co
 std::string compiler_version(); // set by CMake: the C++ and, when built, CUDA compilers
 std::string build_type();       // set by CMake: the build type
 std::string utc_timestamp();    // now, ISO 8601
-
-// Memory this process can still take: MemAvailable, or less when a cgroup limit says so.
-std::uint64_t available_memory_bytes();
 
 }  // namespace shootout

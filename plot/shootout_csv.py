@@ -55,9 +55,10 @@ COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
 # it was measured before them (on the GPU machines, before the pages column). `pages`: what backed
 # the host memory a CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`:
 # what a self-tuning backend (the CPU read ceiling) chose in prepare. `dtype`: the element type
-# summed; every file before it summed float32.
+# summed; every file before it summed float32. `os`: the operating system that measured the row
+# ("linux", "windows", "macos"); empty in files before it.
 DEFAULT_DTYPE = "f32"
-OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE}
+OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE, "os": ""}
 # The numeric columns, each with its smallest value; the harness writes every one on every row
 # except where EMPTY_ALLOWED says.
 WHOLE_NUMBERS = {"threads": 1, "seed": 0, "n": 1, "bytes": 1, "iterations": 1, "batch": 1,
@@ -71,7 +72,7 @@ EMPTY_ALLOWED = {"seed": (lambda df: df["input"].str.startswith("file:"), "only 
                  "peak_gbps": (lambda df: pd.Series(True, index=df.index), "")}
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
                 "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
-                "configuration", "dtype"]
+                "configuration", "dtype", "os"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 # The order panels and legends list devices in; other device APIs follow, by name.
 DEVICES = ["cpu", "cuda", "cuda+h2d"]

@@ -5,6 +5,11 @@
 #include "tests/backend_test_support.hpp"
 
 #include <algorithm>
+#if !defined(_WIN32)
+#include <fnmatch.h>
+#endif
+
+#include "bench/wildcard.hpp"
 
 namespace shootout {
 namespace {
@@ -198,6 +203,35 @@ TEST(SelectBackends, UnknownNameListsTheValidOnes) {
         const std::string message = e.what();
         EXPECT_NE(message.find("'cpu/nope' names no backend"), std::string::npos) << message;
         for (const auto& b : registered_backends()) EXPECT_NE(message.find(b.name), std::string::npos) << b.name;
+    }
+}
+
+// --backend patterns read as fnmatch() reads them, on systems that have it and those that do not.
+TEST(Wildcard, MatchesAsFnmatchDoes) {
+    struct Case {
+        const char* pattern;
+        const char* name;
+        bool match;
+    };
+    const Case cases[] = {
+        {"cpu/*", "cpu/serial/accumulate-f32", true}, {"*simd*", "cpu/pool/simd", true},
+        {"cpu/*/simd", "cpu/a/b/simd", true},         {"cuda/*", "cpu/serial/x", false},
+        {"cpu/serial/accumulate-f3?", "cpu/serial/accumulate-f32", true},
+        {"cpu/serial/accumulate-f[36][24]", "cpu/serial/accumulate-f64", true},
+        {"cpu/serial/accumulate-f[!3]*", "cpu/serial/accumulate-f32", false},
+        {"cpu/serial/accumulate-f[^3]*", "cpu/serial/accumulate-f64", true},
+        {"cpu/[a-c]*", "cpu/baseline/read", true},    {"cpu/[a-c]*", "cpu/serial", false},
+        {"a\\*b", "a*b", true},                        {"a\\*b", "axb", false},
+        {"[", "[", true},                              {"a[]b", "a[]b", true},
+        {"[]]", "]", true},                            {"**", "", true},
+        {"", "", true},                                {"", "x", false},
+        {"a*b*c", "abxbxc", true},                     {"a*b*c", "abxbx", false},
+    };
+    for (const Case& c : cases) {
+        EXPECT_EQ(wildcard_match(c.pattern, c.name), c.match) << c.pattern << " on " << c.name;
+#if !defined(_WIN32)
+        EXPECT_EQ(wildcard_match(c.pattern, c.name), fnmatch(c.pattern, c.name, 0) == 0) << c.pattern << " on " << c.name;
+#endif
     }
 }
 

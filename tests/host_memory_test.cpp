@@ -31,8 +31,8 @@ TEST(HostMemory, UntouchedMemoryHasNoBacking) {
 }
 
 TEST(HostMemory, HugePagesAreGrantedWhereTheKernelOffersThem) {
-    if (!transparent_huge_pages_enabled())
-        GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
+    if (!huge_pages_available())
+        GTEST_SKIP() << "no huge pages here (Linux: /sys/kernel/mm/transparent_hugepage/enabled is 'never'; Windows: no Lock pages in memory privilege)";
     HugePageRegion region(8 * kHugePage);
     std::memset(region.data(), 1, region.size());
     EXPECT_EQ(page_backing(region.data()), PageBacking::huge);

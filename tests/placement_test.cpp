@@ -2,8 +2,6 @@
 // type it takes, each part copied, and so first touched and placed on its NUMA node, by the thread
 // that reads that part.
 #include <gtest/gtest.h>
-#include <pthread.h>
-#include <sched.h>
 
 #include <array>
 #include <atomic>
@@ -23,6 +21,7 @@
 #include "cpu/parallel/placed_input.hpp"
 #include "cpu/parallel/static_chunks.hpp"
 #include "cpu/parallel/thread_pool.hpp"
+#include "platform/affinity.hpp"
 
 namespace shootout {
 namespace {
@@ -38,7 +37,7 @@ public:
     ObservedPrepare(const Backend& backend, Elements input, int threads) {
         placement_observer() = [this](int part, Elements chunk) {
             const std::lock_guard lock(mutex_);
-            copies.emplace_back(part, Copied{chunk, sched_getcpu()});
+            copies.emplace_back(part, Copied{chunk, platform::current_cpu()});
         };
         try {
             reduction = backend.prepare(input, {.threads = threads});
@@ -61,16 +60,6 @@ std::vector<const Backend*> available_cpu_backends() {
     for (const auto& b : registered_backends())
         if (b.device == Device::cpu && !b.why_unavailable()) list.push_back(&b);
     return list;
-}
-
-// The CPUs this process may run on, in order: the pool pins its part k to the k-th.
-std::vector<int> allowed_cpus() {
-    cpu_set_t set;
-    std::vector<int> cpus;
-    if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0) return cpus;
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-        if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-    return cpus;
 }
 
 class EveryCpuBackendPlacement : public ::testing::TestWithParam<const Backend*> {};
@@ -105,13 +94,13 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryCpuBackendPlacement, ::testing::ValuesIn
 
 // The pool pins part k to the k-th allowed CPU for its runs; the copy of chunk k is made there too.
 TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
-    const std::vector<int> cpus = allowed_cpus();
+    const std::vector<int> cpus = platform::current_thread_cpus();
     if (cpus.size() < 2) GTEST_SKIP() << "one CPU: every part runs on it";
     const int threads = static_cast<int>(std::min<std::size_t>(cpus.size(), 4));
     std::vector<int> read_on(threads, -1);
     {
         ThreadPool pool(threads);
-        auto where = [&](int part) { read_on[part] = sched_getcpu(); };
+        auto where = [&](int part) { read_on[part] = platform::current_cpu(); };
         pool.run(where);
     }
     for (int part = 0; part < threads; ++part) EXPECT_EQ(read_on[part], cpus[part]) << "part " << part << " read";
@@ -124,8 +113,8 @@ TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
 }
 
 TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
-    if (!transparent_huge_pages_enabled())
-        GTEST_SKIP() << "transparent huge pages are off here (/sys/kernel/mm/transparent_hugepage/enabled is 'never')";
+    if (!huge_pages_available())
+        GTEST_SKIP() << "no huge pages here (Linux: /sys/kernel/mm/transparent_hugepage/enabled is 'never'; Windows: no Lock pages in memory privilege)";
     for (const Backend* backend : available_cpu_backends())
         for_each_element_type(*backend, [&]<class T>(std::type_identity<T>) {
             const auto data = small_integers<T>(1 << 21, 8, 4);

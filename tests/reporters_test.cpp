@@ -105,7 +105,7 @@ TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
               "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype");
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype,os");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -139,6 +139,7 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(field("pages"), "huge");
     EXPECT_EQ(field("configuration"), m.configuration);
     EXPECT_EQ(field("dtype"), "f32");
+    EXPECT_EQ(field("os"), platform::os_name());
 }
 
 TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
@@ -257,7 +258,8 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"accumulator\": \"compensated_f32\", \"order\": \"sequential\", "
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
-                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", \"dtype\": \"f32\"}"),
+                        "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", \"dtype\": \"f32\", "
+                        "\"os\": \"" + std::string(platform::os_name()) + "\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

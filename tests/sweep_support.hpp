@@ -49,6 +49,7 @@ inline SweepResult sweep(std::vector<std::string> args) {
         auto& row = r.rows.emplace_back();
         for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields.at(i);
     }
+    in.close();  // Windows removes no file that is open
     std::filesystem::remove(csv);
     return r;
 }

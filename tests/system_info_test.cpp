@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "platform/cpu_info.hpp"
+
 namespace shootout {
 namespace {
 
@@ -46,6 +48,29 @@ TEST(CpuModel, ArmHasNoModelNameButItsImplementerAndPart) {
     EXPECT_EQ(cpu_model(unknown_part), "ARM implementer 0x41 part 0xfff");
     std::istringstream nothing("processor\t: 0\n");
     EXPECT_EQ(cpu_model(nothing), "unknown");
+}
+
+// Where there is no /proc/cpuinfo the CPU names itself: on x86, cpuid's brand string, which is also
+// what Linux puts in /proc/cpuinfo's "model name".
+TEST(SystemInfo, TheCpuNamesItselfWhereTheSystemDoesNot) {
+#if defined(__x86_64__)
+    EXPECT_NE(platform::cpu_brand(), "unknown");
+    if (platform::proc_cpuinfo()) {
+        EXPECT_EQ(platform::cpu_brand(), cpu_model());
+    }
+#endif
+    EXPECT_FALSE(cpu_model().empty());
+}
+
+TEST(SystemInfo, TheOsIsTheOneBuiltFor) {
+#if defined(_WIN32)
+    EXPECT_STREQ(platform::os_name(), "windows");
+#elif defined(__APPLE__)
+    EXPECT_STREQ(platform::os_name(), "macos");
+#else
+    EXPECT_STREQ(platform::os_name(), "linux");
+#endif
+    EXPECT_NE(available_memory_bytes(), 0u);
 }
 
 }  // namespace

@@ -3,10 +3,7 @@
 #include "exact/exact_accumulator.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 
-#if defined(__aarch64__)
-#include <asm/hwcap.h>
-#include <sys/auxv.h>
-#endif
+#include "platform/cpu_info.hpp"
 
 namespace shootout::simd {
 namespace {
@@ -60,14 +57,13 @@ std::optional<std::string> avx512_unavailable() { return "not an x86-64 build"; 
 
 #if defined(__aarch64__)
 
-// The kernel's hardware capabilities: HWCAP_SVE also says the kernel saves SVE state, so it is usable.
 std::optional<std::string> neon_unavailable() {
-    if (!(getauxval(AT_HWCAP) & HWCAP_ASIMD)) return "CPU lacks Advanced SIMD (NEON)";
+    if (!platform::cpu_has_neon()) return "CPU lacks Advanced SIMD (NEON)";
     return std::nullopt;
 }
 
 std::optional<std::string> sve_unavailable() {
-    if (!(getauxval(AT_HWCAP) & HWCAP_SVE)) return "CPU lacks SVE";
+    if (!platform::cpu_has_sve()) return "CPU lacks SVE";
     return std::nullopt;
 }
 

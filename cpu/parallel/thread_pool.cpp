@@ -1,10 +1,10 @@
 #include "cpu/parallel/thread_pool.hpp"
 
-#include <pthread.h>
-
 #include <chrono>
 #include <stdexcept>
 #include <string>
+
+#include "platform/affinity.hpp"
 
 namespace shootout {
 namespace {
@@ -45,21 +45,15 @@ T wait_for_change(const std::atomic<T>& value, T old) {
     }
 }
 
-void pin_to(int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // best effort: a refusal costs speed only
-}
+void pin_to(int cpu) { platform::pin_current_thread({&cpu, 1}); }
 
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
     if (threads < 1) throw std::invalid_argument("ThreadPool: threads must be at least 1, not " + std::to_string(threads));
-    if (pthread_getaffinity_np(pthread_self(), sizeof caller_affinity_, &caller_affinity_) == 0 &&
-        CPU_COUNT(&caller_affinity_) >= threads) {
-        for (int cpu = 0; cpu < CPU_SETSIZE && static_cast<int>(cpus_.size()) < threads; ++cpu)
-            if (CPU_ISSET(cpu, &caller_affinity_)) cpus_.push_back(cpu);
+    caller_affinity_ = platform::current_thread_cpus();
+    if (static_cast<int>(caller_affinity_.size()) >= threads) {
+        cpus_.assign(caller_affinity_.begin(), caller_affinity_.begin() + threads);
         pin_to(cpus_[0]);
         caller_pinned_ = true;
     }
@@ -87,7 +81,7 @@ void ThreadPool::stop() {
         workers_.clear();
     }
     if (caller_pinned_) {
-        pthread_setaffinity_np(pthread_self(), sizeof caller_affinity_, &caller_affinity_);
+        platform::pin_current_thread(caller_affinity_);
         caller_pinned_ = false;
     }
 }

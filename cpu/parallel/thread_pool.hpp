@@ -16,8 +16,6 @@
 #include <thread>
 #include <vector>
 
-#include <sched.h>
-
 namespace shootout {
 
 class ThreadPool {
@@ -68,7 +66,7 @@ private:
 
     std::vector<int> cpus_;  // CPU of each part when pinned; empty when not
     bool caller_pinned_ = false;
-    cpu_set_t caller_affinity_{};
+    std::vector<int> caller_affinity_;  // the caller's CPUs, restored by stop()
     std::vector<std::thread> workers_;
 };
 
