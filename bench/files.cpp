@@ -1,6 +1,7 @@
 #include "bench/files.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,17 +88,46 @@ mode_t current_umask() {
     ::umask(mask);
     return mask;
 }
+
+// The file path names: the one a symbolic link points to, since rename() over a link would replace
+// the link, not the file.
+std::filesystem::path output_target(const std::string& path) {
+    std::error_code not_there;
+    const std::filesystem::path resolved = std::filesystem::canonical(path, not_there);
+    return not_there ? std::filesystem::path(path) : resolved;
+}
+
+// ".NAME<suffix>" in target's directory: hidden, and on target's file system, where rename() works.
+std::string hidden_beside(const std::filesystem::path& target, std::string_view suffix) {
+    const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
+    return (directory / std::string(".").append(target.filename().string()).append(suffix)).string();
+}
+
+// Opens and locks the lock file. A run that ends unlinks its lock file while holding it: a lock taken
+// on a name that no longer leads to the locked file is dropped and taken again on the new file.
+int lock_file(std::string_view option, const std::string& path, const std::string& lock_path) {
+    auto refuse = [&](const std::string& why) { return UsageError(std::string(option) + ": " + why); };
+    for (;;) {
+        FileDescriptor file(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666));
+        if (file.get() < 0) throw refuse("cannot create the lock file '" + lock_path + "': " + std::strerror(errno));
+        int locked;
+        do locked = ::flock(file.get(), LOCK_EX | LOCK_NB);
+        while (locked != 0 && errno == EINTR);
+        if (locked != 0 && errno == EWOULDBLOCK)
+            throw refuse("another accumulate_bench run is writing '" + path + "' (it holds the lock '" + lock_path +
+                         "'); wait for it to end or give another path");
+        if (locked != 0) throw refuse("cannot lock '" + lock_path + "': " + std::strerror(errno));
+        struct stat held {}, named {};
+        if (::fstat(file.get(), &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino)
+            return file.release();
+    }
+}
 }  // namespace
 
 void replace_file(std::string_view option, const std::string& path, std::string_view text) {
-    // rename() over a symbolic link would replace the link, not the file it points to.
-    std::error_code not_there;
-    const std::filesystem::path resolved = std::filesystem::canonical(path, not_there);
-    const std::filesystem::path target = not_there ? std::filesystem::path(path) : resolved;
-    const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
-    // Hidden, and beside the target: rename() works within one file system only.
-    const std::string hidden_name = std::string(".").append(target.filename().string()).append(".XXXXXX");
-    std::string temporary = (directory / hidden_name).string();
+    const std::filesystem::path target = output_target(path);
+    std::string temporary = hidden_beside(target, ".XXXXXX");
 
     FileDescriptor file(::mkostemp(temporary.data(), O_CLOEXEC));
     if (file.get() < 0) {
@@ -118,6 +148,13 @@ void replace_file(std::string_view option, const std::string& path, std::string_
     check(::fsync(file.get()) == 0, "writing");  // the data is on disk before the name points to it
     check(file.close(), "writing");
     check(::rename(temporary.c_str(), target.c_str()) == 0, "replacing");
+}
+
+OutputLock::OutputLock(std::string_view option, const std::string& path)
+    : lock_path_(hidden_beside(output_target(path), ".lock")), file_(lock_file(option, path, lock_path_)) {}
+
+OutputLock::~OutputLock() {
+    ::unlink(lock_path_.c_str());  // before the lock is dropped: see lock_file()
 }
 
 }  // namespace shootout
