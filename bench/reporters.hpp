@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bench/cli.hpp"
-#include "bench/files.hpp"
 #include "bench/measurement.hpp"
+#include "bench/files.hpp"
 
 namespace shootout {
 
