@@ -309,6 +309,12 @@ TEST_F(Files, JsonRefusesAPathAnotherRunIsWriting) {
     JsonReporter(json).report(sample());
 }
 
+// Something else where the lock file goes is named, not waited on (a FIFO would block the open).
+TEST_F(Files, JsonLockThatIsNotAFileIsRefused) {
+    ASSERT_EQ(::mkfifo(path(".out.json.lock").c_str(), 0600), 0);
+    expect_usage_error<JsonReporter>(path("out.json"), "--json: the lock file '" + path(".out.json.lock") + "' is a FIFO");
+}
+
 // The kernel drops a killed process's flock(): the lock file it leaves behind blocks no later run.
 TEST_F(Files, JsonLockLeftByAKilledRunBlocksNoOne) {
     const std::string json = path("out.json");
