@@ -289,8 +289,7 @@ TEST_F(Files, JsonIsReplacedWholeNotRewrittenInPlace) {
     reporter.report(sample());
     EXPECT_EQ(read_text(dir / "before.json"), first);
     EXPECT_EQ(read_text(json), json_document({sample(), sample()}));
-    // The run's lock, and no temporary left.
-    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".out.json.lock", "before.json", "out.json"}));
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".out.json.lock", "before.json", "out.json"}));  // the run's lock, no temporary
 }
 
 // A second run writing one JSON path would replace the first run's document with its own: it is
@@ -367,7 +366,7 @@ TEST_F(Files, JsonWriteErrorsNameThePathKeepTheOldFileAndLeaveNoTemporary) {
         }
     }
     EXPECT_EQ(read_text(json), "the previous run's document");
-    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"full.json"});
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".full.json.lock", "full.json"}));  // the run's lock, no temporary
 }
 
 TEST_F(Files, JsonRenameErrorsNameThePathAndLeaveNoTemporary) {
@@ -381,7 +380,7 @@ TEST_F(Files, JsonRenameErrorsNameThePathAndLeaveNoTemporary) {
         EXPECT_NE(std::string(e.what()).find("--json: replacing '" + json + "' failed: Is a directory"), std::string::npos)
             << e.what();
     }
-    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"taken.json"});
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".taken.json.lock", "taken.json"}));  // the run's lock, no temporary
 }
 
 Options outputs(std::vector<std::string> args) { return parse_command_line(args); }
