@@ -107,20 +107,21 @@ std::string hidden_beside(const std::filesystem::path& target, std::string_view 
 // on a name that no longer leads to the locked file is dropped and taken again on the new file.
 int lock_file(std::string_view option, const std::string& path, const std::string& lock_path) {
     auto refuse = [&](const std::string& why) { return UsageError(std::string(option) + ": " + why); };
+    const std::string cannot_lock = "cannot lock '" + path + "': ";
     for (;;) {
         // Read-only is enough for flock(), and O_NONBLOCK keeps a FIFO put in its place from hanging the run.
         FileDescriptor file(::open(lock_path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666));
-        if (file.get() < 0) throw refuse("cannot create the lock file '" + lock_path + "': " + std::strerror(errno));
+        if (file.get() < 0) throw refuse(cannot_lock + "creating its lock file '" + lock_path + "' failed: " + std::strerror(errno));
         struct stat held {}, named {};
         if (::fstat(file.get(), &held) != 0 || !S_ISREG(held.st_mode))
-            throw refuse("the lock file '" + lock_path + "' " + describe_non_regular(held.st_mode) + "; remove it");
+            throw refuse(cannot_lock + "its lock file '" + lock_path + "' " + describe_non_regular(held.st_mode) + "; remove it");
         int locked;
         do locked = ::flock(file.get(), LOCK_EX | LOCK_NB);
         while (locked != 0 && errno == EINTR);
         if (locked != 0 && errno == EWOULDBLOCK)
             throw refuse("another accumulate_bench run is writing '" + path + "' (it holds the lock '" + lock_path +
                          "'); wait for it to end or give another path");
-        if (locked != 0) throw refuse("cannot lock '" + lock_path + "': " + std::strerror(errno));
+        if (locked != 0) throw refuse(cannot_lock + "flock() on '" + lock_path + "' failed: " + std::strerror(errno));
         if (::stat(lock_path.c_str(), &named) == 0 && held.st_dev == named.st_dev && held.st_ino == named.st_ino)
             return file.release();
     }

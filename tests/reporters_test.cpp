@@ -311,7 +311,8 @@ TEST_F(Files, JsonRefusesAPathAnotherRunIsWriting) {
 // Something else where the lock file goes is named, not waited on (a FIFO would block the open).
 TEST_F(Files, JsonLockThatIsNotAFileIsRefused) {
     ASSERT_EQ(::mkfifo(path(".out.json.lock").c_str(), 0600), 0);
-    expect_usage_error<JsonReporter>(path("out.json"), "--json: the lock file '" + path(".out.json.lock") + "' is a FIFO");
+    expect_usage_error<JsonReporter>(path("out.json"), "--json: cannot lock '" + path("out.json") + "': its lock file '" +
+                                                           path(".out.json.lock") + "' is a FIFO, not a regular file");
 }
 
 // The kernel drops a killed process's flock(): the lock file it leaves behind blocks no later run.
