@@ -10,7 +10,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace shootout {
 
@@ -56,8 +55,6 @@ public:
         : type_(element_type_of<T>), data_(values.data()), size_(values.size()) {}
     template <class T>
     Elements(std::span<T> values) : Elements(std::span<const T>(values)) {}  // NOLINT(google-explicit-constructor)
-    template <class T>
-    Elements(const std::vector<T>& values) : Elements(std::span<const T>(values)) {}  // NOLINT(google-explicit-constructor)
 
     ElementType type() const { return type_; }
     std::size_t size() const { return size_; }

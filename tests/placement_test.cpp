@@ -129,7 +129,7 @@ TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
 
 TEST(Placement, ACopyKeepsItsInputsOffsetInAPage) {
     const auto data = small_integers(5000, 8, 5);
-    const auto page_offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kSmallPage; };
+    const auto page_offset = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % kSmallPage; };
     for (std::size_t shift : {0u, 1u, 3u}) {
         const std::span<const float> input(data.data() + shift, 4000);
         const auto reduction = find_backend("cpu/pool/simd")->prepare(input, {.threads = 2});
