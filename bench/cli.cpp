@@ -314,6 +314,7 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      must start with this version's header (each row is written under a lock)
   --json=PATH        write all measurements as one JSON document, replaced whole (by rename) after
                      each measurement; NaN and infinities are the strings "nan", "inf", "-inf".
+                     One run writes a path at a time: a second run naming it stops (exit status 2).
                      Both take a regular file or a new name (no FIFOs or devices, /dev/null
                      included), never one file for both or the input file.
   --help             this text

@@ -50,16 +50,51 @@ void check_output_path(std::string_view option, const std::string& path, OutputW
         throw refuse(cannot_write + "no file can be created in '" + directory + "': " + std::strerror(errno));
 }
 
-void replace_file(std::string_view option, const std::string& path, std::string_view text) {
-    // rename() over a symbolic link would replace the link, not the file it points to.
+namespace {
+
+// The file path names: the one a symbolic link points to, since replacing a link would replace the
+// link, not the file.
+std::filesystem::path output_target(const std::string& path) {
     std::error_code not_there;
     const std::filesystem::path resolved = std::filesystem::canonical(path, not_there);
-    const std::filesystem::path target = not_there ? std::filesystem::path(path) : resolved;
+    return not_there ? std::filesystem::path(path) : resolved;
+}
+
+// ".NAME<suffix>" in target's directory: hidden, and on target's file system, where a rename works.
+std::string hidden_beside(const std::filesystem::path& target, std::string_view suffix) {
     const std::filesystem::path directory = target.has_parent_path() ? target.parent_path() : ".";
-    // Hidden, and beside the target: rename() works within one file system only.
-    const std::string hidden_name = std::string(".").append(target.filename().string()).append(".");
+    return (directory / std::string(".").append(target.filename().string()).append(suffix)).string();
+}
+
+// Opens and locks the lock file. A run that ends removes its lock file while holding it: a lock taken
+// on a name that no longer leads to the locked file is dropped and taken again on the new file.
+int lock_file(std::string_view option, const std::string& path, const std::string& lock_path) {
+    auto refuse = [&](const std::string& why) { return UsageError(std::string(option) + ": " + why); };
+    const std::string cannot_lock = "cannot lock '" + path + "': ";
+    for (;;) {
+        FileDescriptor file(platform::open_file(lock_path, platform::OpenFor::locking));
+        if (file.get() < 0) throw refuse(cannot_lock + "creating its lock file '" + lock_path + "' failed: " + std::strerror(errno));
+        platform::FileStatus held;
+        if (!platform::file_status(file.get(), held) || held.kind != platform::FileKind::regular)
+            throw refuse(cannot_lock + "its lock file '" + lock_path + "' " + describe_non_regular(held.kind) + "; remove it");
+        switch (platform::try_lock_exclusive(file.get())) {
+            case platform::TryLock::held:
+                throw refuse("another accumulate_bench run is writing '" + path + "' (it holds the lock '" + lock_path +
+                             "'); wait for it to end or give another path");
+            case platform::TryLock::failed:
+                throw refuse(cannot_lock + "locking '" + lock_path + "' failed: " + std::strerror(errno));
+            case platform::TryLock::locked: break;
+        }
+        if (platform::same_file(file.get(), lock_path)) return file.release();
+    }
+}
+
+}  // namespace
+
+void replace_file(std::string_view option, const std::string& path, std::string_view text) {
+    const std::filesystem::path target = output_target(path);
     std::string temporary;
-    FileDescriptor file(platform::create_unique_file((directory / hidden_name).string(), temporary));
+    FileDescriptor file(platform::create_unique_file(hidden_beside(target, "."), temporary));
     if (file.get() < 0) {
         const int error = errno;
         throw std::runtime_error(std::string(option) + ": creating a temporary file beside '" + path +
@@ -76,6 +111,13 @@ void replace_file(std::string_view option, const std::string& path, std::string_
     check(platform::sync_file(file.get()), "writing");  // the data is on disk before the name points to it
     check(file.close(), "writing");
     check(platform::replace_path(temporary, target.string()), "replacing");
+}
+
+OutputLock::OutputLock(std::string_view option, const std::string& path)
+    : lock_path_(hidden_beside(output_target(path), ".lock")), file_(lock_file(option, path, lock_path_)) {}
+
+OutputLock::~OutputLock() {
+    platform::remove_path(lock_path_);  // before the lock is dropped: see lock_file()
 }
 
 }  // namespace shootout

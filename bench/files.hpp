@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "platform/files.hpp"
 
@@ -31,5 +32,23 @@ void check_output_path(std::string_view option, const std::string& path, OutputW
 // A new file gets the mode the umask gives; an existing one keeps its mode. Throws
 // std::runtime_error naming option and path when any step fails, and removes the temporary file.
 void replace_file(std::string_view option, const std::string& path, std::string_view text);
+
+// One writer per output: an exclusive lock (flock(), LockFileEx()) on a hidden file beside path
+// (".NAME.lock", beside the file a symbolic link names), held while this object lives and removed
+// with it. The system drops the lock when its process ends, killed or not, so a lock file a killed
+// run left behind blocks no later run. Throws UsageError, starting with option and naming path, when another process holds it.
+class OutputLock {
+public:
+    OutputLock(std::string_view option, const std::string& path);
+    ~OutputLock();
+    OutputLock(const OutputLock&) = delete;
+    OutputLock& operator=(const OutputLock&) = delete;
+
+    const std::string& lock_path() const { return lock_path_; }
+
+private:
+    std::string lock_path_;
+    FileDescriptor file_;
+};
 
 }  // namespace shootout

@@ -12,7 +12,6 @@
 #include <new>
 #include <numbers>
 #include <optional>
-#include <regex>
 #include <thread>
 #include <vector>
 
@@ -285,6 +284,22 @@ struct NpyLayout {
     ElementType type;      // from the descriptor
 };
 
+// The value of 'key' in an .npy header's dict, between the delimiters open and close: 'descr' with
+// '\'' gives "<f4", 'shape' with '(' and ')' gives "2, 3". A scan, not std::regex: libstdc++'s regex
+// recurses once per character matched and overflows the stack on a header of some 10^4 bytes.
+std::optional<std::string> npy_dict_value(const std::string& header, std::string_view key, char open, char close) {
+    constexpr std::string_view kSpace = " \t\n\v\f\r";
+    for (std::size_t at = header.find(key); at != std::string::npos; at = header.find(key, at + 1)) {
+        std::size_t value = header.find_first_not_of(kSpace, at + key.size());
+        if (value == std::string::npos || header[value] != ':') continue;
+        value = header.find_first_not_of(kSpace, value + 1);
+        if (value == std::string::npos || header[value] != open) continue;
+        const std::size_t end = header.find(close, value + 1);
+        if (end != std::string::npos) return header.substr(value + 1, end - value - 1);
+    }
+    return std::nullopt;
+}
+
 NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     auto read = [&](std::size_t bytes, std::uint64_t offset) {
         if (offset + bytes > file.size()) fail(path, "truncated .npy header");
@@ -308,22 +323,21 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
         fail(path, ".npy format version " + std::to_string(major) + " is not supported");
     }
     const std::string header = read(header_length, header_offset);
-    std::smatch descr, shape;
-    if (!std::regex_search(header, descr, std::regex(R"('descr'\s*:\s*'([^']*)')")))
-        fail(path, ".npy header has no 'descr'");
-    // '<' little-endian, '=' native (little on every machine this builds for), '|' none.
-    const std::string descriptor = descr[1].str();
+    const std::optional<std::string> descr = npy_dict_value(header, "'descr'", '\'', '\'');
+    if (!descr) fail(path, ".npy header has no 'descr'");
+    // '<' little-endian, '=' native (little on every machine this builds for).
+    const std::string& descriptor = *descr;
     const std::optional<ElementType> type =
         descriptor == "<f4" || descriptor == "=f4" ? std::optional(ElementType::f32)
         : descriptor == "<f8" || descriptor == "=f8" ? std::optional(ElementType::f64)
                                                       : std::nullopt;
     if (!type)
         fail(path, "holds dtype '" + descriptor + "'; float32 ('<f4') or float64 ('<f8'), little-endian, is needed");
-    if (!std::regex_search(header, shape, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
-        fail(path, ".npy header has no 'shape'");
+    const std::optional<std::string> shape = npy_dict_value(header, "'shape'", '(', ')');
+    if (!shape) fail(path, ".npy header has no 'shape'");
     // Element order does not change a sum: Fortran order and any shape are summed as they are, as
     // long as the shape holds as many values as the data.
-    return {header_offset + header_length, shape_values(shape[1], path), shape[1], *type};
+    return {header_offset + header_length, shape_values(*shape, path), *shape, *type};
 }
 
 }  // namespace

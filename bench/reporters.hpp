@@ -9,6 +9,7 @@
 
 #include "bench/options.hpp"
 #include "bench/measurement.hpp"
+#include "bench/files.hpp"
 
 namespace shootout {
 
@@ -48,14 +49,18 @@ private:
 
 // Writes every measurement so far as one JSON document after each measurement, by writing a
 // temporary file and renaming it over the path: an interrupted run leaves the last whole document,
-// and a run that measures nothing leaves the file as it was.
+// and a run that measures nothing leaves the file as it was. A second run would replace the first
+// one's document with its own, so the reporter holds an OutputLock on the path for its whole life.
 class JsonReporter final : public Reporter {
 public:
-    explicit JsonReporter(std::string path);     // throws UsageError; touches nothing
+    // Throws UsageError for a path that cannot be written or that another run is writing; touches
+    // nothing but the lock file.
+    explicit JsonReporter(std::string path);
     void report(const Measurement& m) override;  // throws std::runtime_error naming the path
 
 private:
     std::string path_;
+    OutputLock lock_;
     std::vector<Measurement> measurements_;
 };
 

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace shootout::platform {
 
@@ -34,6 +35,7 @@ public:
     FileDescriptor& operator=(const FileDescriptor&) = delete;
 
     int get() const { return fd_; }
+    int release() { return std::exchange(fd_, -1); }  // the caller closes it
     bool close();  // false with errno set when closing failed
 
 private:
@@ -41,8 +43,9 @@ private:
 };
 
 // Opens without blocking on a FIFO and without passing the descriptor to child processes; -1 with
-// errno set on failure. for_append creates the file (mode 0666 less the umask) and writes at its end.
-enum class OpenFor { reading, appending };
+// errno set on failure. appending creates the file (mode 0666 less the umask) and writes at its end;
+// locking creates it too, for a lock, and refuses a symbolic link in its place.
+enum class OpenFor { reading, appending, locking };
 int open_file(const std::string& path, OpenFor how);
 
 // Reads up to out.size() bytes from offset, retrying after short reads and EINTR, so fewer come back
@@ -56,6 +59,14 @@ bool write_all(int fd, std::string_view text);
 // POSIX, LockFileEx() on Windows. Both are advisory between programs that ask for them, which is
 // what two runs appending to one CSV file are. False with errno set on an error.
 bool lock_exclusive(int fd);
+
+// The same without waiting: locked, held by another process (or descriptor), or failed with errno set.
+enum class TryLock { locked, held, failed };
+TryLock try_lock_exclusive(int fd);
+
+// Whether path still names the file fd has open (a lock taken on a name another process has since
+// removed guards nothing). Windows removes no open file, so there it is always so.
+bool same_file(int fd, const std::string& path);
 
 // Cuts the file to size bytes; flushes it to the storage device. False with errno set on an error.
 bool truncate_file(int fd, std::uint64_t size);

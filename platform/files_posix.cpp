@@ -56,6 +56,8 @@ bool FileDescriptor::close() {
 
 int open_file(const std::string& path, OpenFor how) {
     if (how == OpenFor::reading) return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    // Read-only is enough for flock(); O_NONBLOCK keeps a FIFO put in the lock's place from hanging the run.
+    if (how == OpenFor::locking) return ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
     return ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
 }
 
@@ -85,6 +87,19 @@ bool lock_exclusive(int fd) {
     while (::flock(fd, LOCK_EX) != 0)
         if (errno != EINTR) return false;
     return true;
+}
+
+TryLock try_lock_exclusive(int fd) {
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK) return TryLock::held;
+        if (errno != EINTR) return TryLock::failed;
+    }
+    return TryLock::locked;
+}
+
+bool same_file(int fd, const std::string& path) {
+    struct stat open {}, named {};
+    return ::fstat(fd, &open) == 0 && ::stat(path.c_str(), &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino;
 }
 
 bool truncate_file(int fd, std::uint64_t size) { return ::ftruncate(fd, static_cast<off_t>(size)) == 0; }

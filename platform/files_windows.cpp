@@ -73,6 +73,7 @@ bool FileDescriptor::close() { return ::_close(std::exchange(fd_, -1)) == 0; }
 
 int open_file(const std::string& path, OpenFor how) {
     if (how == OpenFor::reading) return ::_open(path.c_str(), _O_RDONLY | _O_BINARY | _O_NOINHERIT);
+    if (how == OpenFor::locking) return ::_open(path.c_str(), _O_RDWR | _O_CREAT | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
     return ::_open(path.c_str(), _O_RDWR | _O_APPEND | _O_CREAT | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
 }
 
@@ -109,6 +110,17 @@ bool lock_exclusive(int fd) {
     OVERLAPPED whole{};  // from offset 0, the largest length: the file and anything appended
     return ::LockFileEx(handle_of(fd), LOCKFILE_EXCLUSIVE_LOCK, 0, MAXDWORD, MAXDWORD, &whole) || failed_with_last_error();
 }
+
+TryLock try_lock_exclusive(int fd) {
+    OVERLAPPED whole{};
+    if (::LockFileEx(handle_of(fd), LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD, &whole))
+        return TryLock::locked;
+    if (GetLastError() == ERROR_LOCK_VIOLATION) return TryLock::held;
+    failed_with_last_error();
+    return TryLock::failed;
+}
+
+bool same_file(int, const std::string&) { return true; }
 
 bool truncate_file(int fd, std::uint64_t size) {
     const errno_t error = ::_chsize_s(fd, static_cast<long long>(size));

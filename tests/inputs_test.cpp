@@ -233,6 +233,20 @@ TEST_F(InputFiles, NpyShapeMustMatchItsData) {
     EXPECT_EQ(read_values(write("scalar.npy", npy("<f4", floats({7.0f}), "()"))), std::vector<float>{7.0f});
 }
 
+// A format 2.0 header may run to 4 GiB: reading one of a megabyte, all of it inside the 'shape'
+// tuple or the 'descr' string, is a scan of its length (a regular expression overflowed the stack).
+TEST_F(InputFiles, NpyHeadersOfAMegabyteAreRead) {
+    auto npy2 = [](const std::string& header, const std::string& data) {
+        const std::uint32_t length = static_cast<std::uint32_t>(header.size());
+        return std::string("\x93NUMPY\x02\x00", 8) + std::string(reinterpret_cast<const char*>(&length), 4) + header + data;
+    };
+    const std::string wide_shape = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::string(1 << 20, ' ') + "3,), }\n";
+    EXPECT_EQ(read_values(write("wide_shape.npy", npy2(wide_shape, floats({1.0f, 2.0f, 4.0f})))),
+              (std::vector<float>{1.0f, 2.0f, 4.0f}));
+    const std::string long_descr = "{'descr': '" + std::string(1 << 20, 'f') + "', 'shape': (1,), }\n";
+    expect_error(write("long_descr.npy", npy2(long_descr, floats({1.0f}))), "holds dtype 'fff");
+}
+
 TEST_F(InputFiles, OnlyRegularFilesAreRead) {
     const std::string fifo = (dir / "fifo").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

@@ -8,6 +8,7 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -294,7 +295,51 @@ TEST_F(Files, JsonIsReplacedWholeNotRewrittenInPlace) {
     reporter.report(sample());
     EXPECT_EQ(read_text(dir / "before.json"), first);
     EXPECT_EQ(read_text(json), json_document({sample(), sample()}));
-    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"before.json", "out.json"}));  // no temporary left
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".out.json.lock", "before.json", "out.json"}));  // the run's lock, no temporary
+}
+
+// A second run writing one JSON path would replace the first run's document with its own: it is
+// refused before it measures, whatever name it reaches the file by, until the first run ends.
+TEST_F(Files, JsonRefusesAPathAnotherRunIsWriting) {
+    const std::string json = path("out.json");
+    std::filesystem::create_symlink(json, dir / "link.json");
+    {
+        JsonReporter first(json);
+        first.report(sample());
+        for (const std::string& name : {json, path("link.json"), (dir / "." / "out.json").string()})
+            expect_usage_error<JsonReporter>(name, "--json: another accumulate_bench run is writing '" + name + "'");
+        EXPECT_EQ(read_text(json), json_document({sample()}));
+    }
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"link.json", "out.json"}));  // the lock goes with the run
+    JsonReporter(json).report(sample());
+}
+
+// Something else where the lock file goes is named, not waited on (a FIFO would block the open).
+TEST_F(Files, JsonLockThatIsNotAFileIsRefused) {
+    ASSERT_EQ(::mkfifo(path(".out.json.lock").c_str(), 0600), 0);
+    expect_usage_error<JsonReporter>(path("out.json"), "--json: cannot lock '" + path("out.json") + "': its lock file '" +
+                                                           path(".out.json.lock") + "' is a FIFO, not a regular file");
+}
+
+// The kernel drops a killed process's flock(): the lock file it leaves behind blocks no later run.
+TEST_F(Files, JsonLockLeftByAKilledRunBlocksNoOne) {
+    const std::string json = path("out.json");
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        try {
+            const JsonReporter killed(json);
+            ::raise(SIGKILL);
+        } catch (...) {
+        }
+        ::_exit(1);  // no reporter: the parent sees an exit, not a kill
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    ASSERT_TRUE(std::filesystem::exists(dir / ".out.json.lock"));
+    JsonReporter(json).report(sample());
+    EXPECT_EQ(read_text(json), json_document({sample()}));
 }
 
 TEST_F(Files, JsonKeepsTheModeOfTheFileItReplaces) {
@@ -328,7 +373,7 @@ TEST_F(Files, JsonWriteErrorsNameThePathKeepTheOldFileAndLeaveNoTemporary) {
         }
     }
     EXPECT_EQ(read_text(json), "the previous run's document");
-    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"full.json"});
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".full.json.lock", "full.json"}));  // the run's lock, no temporary
 }
 
 TEST_F(Files, JsonRenameErrorsNameThePathAndLeaveNoTemporary) {
@@ -342,7 +387,7 @@ TEST_F(Files, JsonRenameErrorsNameThePathAndLeaveNoTemporary) {
         EXPECT_NE(std::string(e.what()).find("--json: replacing '" + json + "' failed: Is a directory"), std::string::npos)
             << e.what();
     }
-    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"taken.json"});
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".taken.json.lock", "taken.json"}));  // the run's lock, no temporary
 }
 
 Options outputs(std::vector<std::string> args) { return parse_command_line(args); }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# CI's longer checks, run by .ci/run after scripts/test.sh: the CPU test suites and the command-line
+# checks under the address and undefined-behaviour sanitizers, the CPU test suites under the thread
+# sanitizer, then each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60). Each step prints what
+# it runs and how long it took; the first step that fails stops the script with its exit status.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
+
+FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+CPU_SUITES=(harness_tests cpu_backends_test cpu_accuracy_test exact_backends_test)
+FUZZ_TARGETS=(sizes command_line float_file)
+
+# The fuzz preset's compiler, its libFuzzer runtime, and the OpenMP runtime CMake needs for it.
+BUILD_PACKAGES[clang-16]="command -v clang++-16"
+BUILD_PACKAGES[libclang-rt-16-dev]="test -f /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.fuzzer-$(uname -m).a"
+BUILD_PACKAGES[libomp-16-dev]="test -f /usr/lib/llvm-16/lib/libomp.so"
+
+# step NAME COMMAND...: runs COMMAND, printing it before and its duration after. COMMAND runs where
+# set -e is off (it is tested), so the functions below return at their first failure themselves.
+step() {
+    local name="$1"
+    shift
+    echo "[ci] ${name}: $*"
+    local start="$SECONDS" status=0
+    "$@" || status=$?
+    if [[ $status -ne 0 ]]; then
+        echo "[ci] ${name}: FAILED (exit status ${status}) after $((SECONDS - start)) s" >&2
+        exit "$status"
+    fi
+    echo "[ci] ${name}: passed in $((SECONDS - start)) s"
+}
+
+build_preset() {
+    local preset="$1"
+    shift
+    cmake --preset "$preset" >/dev/null || return
+    cmake --build --preset "$preset" --parallel "$(nproc)" --target "$@"
+}
+
+run_suites() {
+    local dir="$1"
+    shift
+    local suite
+    for suite in "${CPU_SUITES[@]}"; do
+        echo "[ci]   ${suite} $*"
+        "${dir}/tests/${suite}" --gtest_brief=1 "$@" || return
+    done
+}
+
+# The thread sanitizer sees only what was compiled with it. oneTBB's library and libgomp (GCC's
+# OpenMP runtime) are not: the hand-overs they make between threads are invisible to it, so every
+# task or parallel region they run reads as a race. The tests whose backends they schedule are left
+# out here, each named with why; the release and ASan+UBSan suites run them. The thread pool, the
+# balanced chunks and the read ceiling's pinned threads are covered by the tests that remain.
+TSAN_EXCLUDED=(
+    "*cpu_tbb_*=oneTBB schedules these backends' work"
+    "*cpu_stl_par*=libstdc++'s parallel algorithms run on oneTBB"
+    "*cpu_openmp_*=libgomp schedules these backends' work"
+    "*cpu_baseline_read*=the read ceiling also times oneTBB-stolen ranges"
+    "CeilingRead.EveryCandidate*=they run every ceiling candidate, oneTBB-stolen ranges among them"
+    "UniformInput.*=each runs every CPU backend, oneTBB and OpenMP ones among them"
+    "TinyAddendsAfterCancellingLanes.*=it runs every double or compensated backend, oneTBB and OpenMP ones among them"
+    "Placement.*=each copies through every CPU backend, oneTBB and OpenMP ones among them"
+    "Sweep.DeclaredReproducibilityIsObserved=it sweeps every CPU backend, oneTBB and OpenMP ones among them"
+)
+run_tsan_suites() {
+    local entry filter=""
+    for entry in "${TSAN_EXCLUDED[@]}"; do
+        echo "[ci]   left out under the thread sanitizer: ${entry%%=*}: ${entry#*=}"
+        filter+="${filter:+:}${entry%%=*}"
+    done
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" run_suites "$REPO_ROOT/build/tsan" --gtest_filter="-${filter}"
+}
+
+run_fuzz_target() {
+    local target="$1" found="$REPO_ROOT/build/fuzz/findings/$1"
+    local corpus="$REPO_ROOT/build/fuzz/corpus/$1"
+    mkdir -p "$found" "$corpus" || return
+    # New inputs go to the first directory, the build's: the committed seeds are read, never written.
+    "$REPO_ROOT/build/fuzz/fuzz/fuzz_${target}" -max_total_time="$FUZZ_SECONDS" -timeout=30 -print_final_stats=1 \
+        -artifact_prefix="$found/" "$corpus" "$REPO_ROOT/fuzz/corpus/${target}"
+}
+
+install_missing_packages
+cd "$REPO_ROOT"
+export UBSAN_OPTIONS="print_stacktrace=1"
+
+step "asan+ubsan build" build_preset sanitize "${CPU_SUITES[@]}" accumulate_bench
+step "asan+ubsan suites" run_suites "$REPO_ROOT/build/sanitize"
+step "asan+ubsan cli checks" ctest --preset sanitize -R '^cli\.' --parallel "$(nproc)"
+
+step "tsan build" build_preset tsan "${CPU_SUITES[@]}"
+step "tsan suites" run_tsan_suites
+
+step "fuzz build" build_preset fuzz "${FUZZ_TARGETS[@]/#/fuzz_}"
+for target in "${FUZZ_TARGETS[@]}"; do
+    step "fuzz ${target} (${FUZZ_SECONDS} s)" run_fuzz_target "$target"
+done
