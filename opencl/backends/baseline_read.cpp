@@ -1,0 +1,20 @@
+// opencl/baseline/read: the read ceiling of OpenCL rows, as cuda/baseline/read is CUDA's: every
+// element loaded once in float4s and added, one atomic add per work-group, no second pass.
+#include "opencl/backends/float_sums.hpp"
+
+namespace shootout::opencl {
+namespace {
+
+[[maybe_unused]] const bool registered = register_opencl_backend({
+    .name = "opencl/baseline/read",
+    .description = "achievable read bandwidth: one launch of float4 loads, float adds, one atomic add per work-group "
+                   "(order not fixed)",
+    .traits = {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none,
+               .role = Role::ceiling},
+    .make = [](OpenCLQueue& queue, std::size_t n, ElementType) {
+        return std::make_unique<FloatSum>(queue, FloatKernel::read_all, n, build_options());
+    },
+});
+
+}  // namespace
+}  // namespace shootout::opencl

@@ -1,0 +1,53 @@
+// opencl/exact: the exact sum of the floats or doubles, rounded once to double on the device: the
+// same bits as cpu/exact/* and cuda/exact (opencl/kernels/exact.cl ports exact/exact_accumulator.hpp).
+// One launch; the work-groups' digits meet in the last work-group, so only 32-bit atomics are needed.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "exact/exact_accumulator.hpp"
+#include "opencl/runtime/opencl_reduction.hpp"
+
+namespace shootout::opencl {
+namespace {
+
+class ExactSum final : public KernelSum {
+public:
+    ExactSum(OpenCLQueue& queue, std::size_t n, ElementType type)
+        : n_(n), element_bytes_(type == ElementType::f64 ? sizeof(double) : sizeof(float)) {
+        const int digits = type == ElementType::f64 ? exact::kDigits<double> : exact::kDigits<float>;
+        const std::string options = build_options("-DDIGITS=" + std::to_string(digits) + (type == ElementType::f64 ? " -DDOUBLES" : ""));
+        kernel_ = make_kernel(program("exact", options), "exact_sum");
+        shape_ = launch_shape(kernel_, n, element_bytes_);
+        partials_ = make_buffer(shape_.groups * (digits + 1) * sizeof(std::int64_t));
+        ticket_ = make_buffer(sizeof(cl_uint));
+        queue.fill_zero(ticket_.get(), sizeof(cl_uint));  // before the first launch; every launch leaves it zero
+    }
+
+    void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) override {
+        const cl_ulong first = offset / element_bytes_;
+        set_args(kernel_, in, first, n_, partials_, ticket_, out, LocalBytes{shape_.group_size * sizeof(std::int64_t)});
+        queue.launch(kernel_, shape_.groups, shape_.group_size);
+    }
+    std::string configuration() const override { return shape_.describe(); }
+
+private:
+    cl_ulong n_;
+    std::size_t element_bytes_;
+    Kernel kernel_;
+    LaunchShape shape_;
+    Buffer partials_, ticket_;
+};
+
+[[maybe_unused]] const bool registered = register_opencl_backend({
+    .name = "opencl/exact",
+    .description = "exact sum rounded once: fixed-point window in registers, other floats (every double) into per-work-item "
+                   "superaccumulator digits, last work-group sums the groups' digits and rounds",
+    .traits = {.accumulator = Accumulator::exact, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
+    .result = ResultKind::f64_bits,
+    .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) { return std::make_unique<ExactSum>(queue, n, type); },
+    .element_types = {ElementType::f32, ElementType::f64},
+});
+
+}  // namespace
+}  // namespace shootout::opencl

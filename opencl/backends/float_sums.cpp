@@ -1,0 +1,44 @@
+#include "opencl/backends/float_sums.hpp"
+
+namespace shootout::opencl {
+
+FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, const std::string& options) : kind_(kind), n_(n) {
+    const cl_program program = opencl::program("reduce", options);
+    main_ = make_kernel(program, kind == FloatKernel::single_pass ? "single_pass" : kind == FloatKernel::read_all ? "read_all" : "partials");
+    shape_ = launch_shape(main_, n, sizeof(float));
+    if (kind == FloatKernel::two_kernel_tree) {
+        combine_ = make_kernel(program, "combine");
+        combine_size_ = launch_shape(combine_, 0, sizeof(float)).group_size;
+        variant_ = " combine_group_size=" + std::to_string(combine_size_);
+    }
+    if (kind != FloatKernel::read_all) partials_ = make_buffer(shape_.groups * sizeof(float));
+    if (kind == FloatKernel::single_pass) {
+        ticket_ = make_buffer(sizeof(cl_uint));
+        queue.fill_zero(ticket_.get(), sizeof(cl_uint));  // before the first launch; every launch leaves it zero
+    }
+}
+
+void FloatSum::enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) {
+    const cl_ulong first = offset / sizeof(float);
+    const LocalBytes scratch{shape_.group_size * sizeof(float)};
+    const cl_mem input = in;
+    switch (kind_) {
+        case FloatKernel::single_pass:
+            set_args(main_, input, first, n_, partials_, ticket_, out, scratch);
+            queue.launch(main_, shape_.groups, shape_.group_size);
+            break;
+        case FloatKernel::two_kernel_tree:
+            set_args(main_, input, first, n_, partials_, scratch);
+            queue.launch(main_, shape_.groups, shape_.group_size);
+            set_args(combine_, partials_, static_cast<cl_uint>(shape_.groups), out, LocalBytes{combine_size_ * sizeof(float)});
+            queue.launch(combine_, 1, combine_size_);
+            break;
+        case FloatKernel::read_all:
+            queue.fill_zero(out.get(), sizeof(float));
+            set_args(main_, input, first, n_, out, scratch);
+            queue.launch(main_, shape_.groups, shape_.group_size);
+            break;
+    }
+}
+
+}  // namespace shootout::opencl

@@ -1,0 +1,33 @@
+// The float sums of opencl/kernels/reduce.cl as KernelSums: the one-launch sum (its tree or sub-group
+// variant), the two-kernel tree and the read ceiling share the launch shape and the partials buffer.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "opencl/runtime/opencl_reduction.hpp"
+
+namespace shootout::opencl {
+
+enum class FloatKernel { single_pass, two_kernel_tree, read_all };
+
+class FloatSum final : public KernelSum {
+public:
+    // `options`: reduce.cl's build options beyond the loads in flight (-DSUBGROUPS and its C version).
+    FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, const std::string& options);
+
+    void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) override;
+    std::string configuration() const override { return shape_.describe() + variant_; }
+
+private:
+    FloatKernel kind_;
+    cl_ulong n_;
+    Kernel main_, combine_;
+    LaunchShape shape_;
+    std::size_t combine_size_ = 0;
+    Buffer partials_, ticket_;
+    std::string variant_;
+};
+
+}  // namespace shootout::opencl

@@ -1,0 +1,10 @@
+// The OpenCL device API's name, for the backends that run on it.
+#pragma once
+
+#include "bench/backend.hpp"
+
+namespace shootout::opencl {
+
+inline constexpr Device kDevice{"opencl"};
+
+}  // namespace shootout::opencl

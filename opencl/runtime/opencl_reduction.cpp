@@ -1,0 +1,145 @@
+#include "opencl/runtime/opencl_reduction.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <utility>
+
+#include "bench/device_timing.hpp"
+#include "opencl/runtime/opencl_api.hpp"
+
+namespace shootout::opencl {
+namespace {
+
+template <class T>
+T kernel_info(const Kernel& kernel, cl_kernel_work_group_info what) {
+    T value{};
+    check(clGetKernelWorkGroupInfo(kernel.get(), device_properties().device, what, sizeof value, &value, nullptr),
+          "clGetKernelWorkGroupInfo");
+    return value;
+}
+
+// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
+// ResourceExhausted, so the harness skips the size instead of failing.
+template <class F>
+decltype(auto) naming_failures(const std::string& backend, F&& f) {
+    try {
+        return std::forward<F>(f)();
+    } catch (const ResourceExhausted& e) {
+        throw ResourceExhausted(backend + ": " + e.what());
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(backend + ": " + e.what());
+    }
+}
+
+// One backend's KernelSum as the timing layer's call, with the result's buffer and its copy back.
+class OpenCLCall final : public DeviceCall {
+public:
+    OpenCLCall(const OpenCLBackendSpec& spec, OpenCLQueue& queue, Elements input)
+        : queue_(queue), kind_(spec.result), out_(make_buffer(sizeof host_out_)), sum_(spec.make(queue, input.size(), input.type())) {}
+
+    void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
+        sum_->enqueue(queue_, buffer_of(input), offset, out_);
+        to_host_ = result_to_host;
+        if (to_host_) queue_.read(out_.get(), bytes(), &host_out_);
+    }
+
+    double result() override {
+        if (!to_host_)
+            check(clEnqueueReadBuffer(queue_.command_queue(), out_.get(), CL_TRUE, 0, bytes(), &host_out_, 0, nullptr, nullptr),
+                  "reading the sum");
+        if (kind_ == ResultKind::f64_bits) return std::bit_cast<double>(host_out_);
+        return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(host_out_)));
+    }
+
+    std::string configuration() const { return sum_->configuration(); }
+
+private:
+    std::size_t bytes() const { return kind_ == ResultKind::f64_bits ? 8 : 4; }
+
+    OpenCLQueue& queue_;
+    ResultKind kind_;
+    std::uint64_t host_out_ = 0;  // little-endian: a float in its low 4 bytes
+    Buffer out_;
+    std::unique_ptr<KernelSum> sum_;
+    bool to_host_ = false;
+};
+
+// The timing layer's Reduction, with the backend's name on every failure and its launch shape.
+class OpenCLReduction final : public Reduction {
+public:
+    OpenCLReduction(std::shared_ptr<const OpenCLBackendSpec> spec, Elements input, const PrepareOptions& options)
+        : name_(spec->name), timed_(parts(std::move(spec)), input, options) {}
+
+    std::optional<double> run() override { return naming_failures(name_, [&] { return timed_.run(); }); }
+    double run_batch(int calls) override { return naming_failures(name_, [&] { return timed_.run_batch(calls); }); }
+    double result() override { return naming_failures(name_, [&] { return timed_.result(); }); }
+    std::string configuration() const override { return configuration_; }
+
+private:
+    DeviceBackendParts parts(std::shared_ptr<const OpenCLBackendSpec> spec) {
+        return {
+            .make_queue = [] { return std::make_unique<OpenCLQueue>(); },
+            .make_call = [this, spec](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+                auto call = std::make_unique<OpenCLCall>(*spec, static_cast<OpenCLQueue&>(queue), input);
+                configuration_ = call->configuration() + " rotation_cache=" + std::to_string(queue.cache_bytes() >> 20) + "MiB";
+                return call;
+            },
+        };
+    }
+
+    std::string name_;
+    std::string configuration_;
+    TimedDeviceReduction timed_;
+};
+
+}  // namespace
+
+std::string LaunchShape::describe() const {
+    return "group_size=" + std::to_string(group_size) + " groups=" + std::to_string(groups) + " loads=" + std::to_string(loads);
+}
+
+int loads_in_flight() { return static_cast<int>(std::clamp<unsigned>(device_properties().cache_line / 32, 1, 8)); }
+
+LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes) {
+    const DeviceProperties& device = device_properties();
+    const auto multiple = std::max<std::size_t>(kernel_info<std::size_t>(kernel, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), 1);
+    const auto most = kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE);
+    LaunchShape shape;
+    shape.loads = loads_in_flight();
+    shape.group_size = std::bit_floor(std::max<std::size_t>(std::min(8 * multiple, most), 1));
+    const std::size_t resident = 2 * device.compute_units * std::max<std::size_t>(device.max_work_group / shape.group_size, 1);
+    const std::size_t per_group_pass = shape.group_size * shape.loads * (16 / element_bytes);
+    shape.groups = std::clamp<std::size_t>((n + per_group_pass - 1) / per_group_pass, 1, resident);
+    return shape;
+}
+
+std::string build_options(const std::string& extra, const std::string& c_version) {
+    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + (extra.empty() ? "" : " " + extra);
+}
+
+bool register_opencl_backend(OpenCLBackendSpec spec) {
+    auto shared = std::make_shared<const OpenCLBackendSpec>(std::move(spec));
+    return register_backend({
+        .name = shared->name,
+        .device = kDevice,
+        .description = shared->description,
+        .timing = Timing::device_events,
+        .cache = Cache::cold,
+        .devices = 1,
+        .supports_transfer = true,
+        .batches = true,
+        .traits = shared->traits,
+        .element_types = shared->element_types,
+        .unavailable_reason = [shared]() -> std::optional<std::string> {
+            if (auto why = why_no_device()) return why;
+            return shared->unavailable ? shared->unavailable() : std::nullopt;
+        },
+        .prepare = [shared](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return naming_failures(shared->name, [&] { return std::make_unique<OpenCLReduction>(shared, input, options); });
+        },
+        .device_info = device_info,
+    });
+}
+
+}  // namespace shootout::opencl

@@ -1,0 +1,72 @@
+// What every OpenCL backend shares: the OpenCL queue of the device-neutral timing layer
+// (bench/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
+// result's buffer and its one copy back, and the launch shape chosen from the device's properties.
+// A backend supplies only a KernelSum: "enqueue the reduction of the input at this offset into
+// `out`", with its kernels and temporary storage.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/backend.hpp"
+#include "opencl/runtime/queue.hpp"
+
+namespace shootout::opencl {
+
+// What a backend's kernels leave in `out`: a float, or the bits of a double (no kernel needs
+// cl_khr_fp64 to return one).
+enum class ResultKind { f32, f64_bits };
+
+// One backend's device work for one input size, made before timing.
+class KernelSum {
+public:
+    virtual ~KernelSum() = default;
+    // Enqueues the reduction of the n elements at byte `offset` (a multiple of 256) of `in` into `out`.
+    virtual void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) = 0;
+    // What it chose for this size, for the CSV's configuration column.
+    virtual std::string configuration() const = 0;
+};
+
+// The work-group size and count, and the 16-byte loads each work-item keeps in flight, of a
+// grid-stride kernel over n elements, from the kernel's and the device's properties:
+//   group size  8 x the kernel's preferred work-group size multiple (the SIMD width: a warp, a
+//               wavefront, a CPU's vector lanes), capped by the kernel's maximum, a power of two
+//               (the tree halves it)
+//   loads       a cache line per two work-items: cache line / 32 loads of 16 bytes, 1 to 8
+//   groups      enough to fill every compute unit twice over at its maximum work-group size, but
+//               no more than cover n with one pass of every work-item's loads
+struct LaunchShape {
+    std::size_t group_size = 1, groups = 1;
+    int loads = 1;
+    std::string describe() const;
+};
+// The loads in flight for this device (the build option a kernel's program needs before the shape).
+int loads_in_flight();
+LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes);
+
+struct OpenCLBackendSpec {
+    std::string name;
+    std::string description;
+    Traits traits;
+    ResultKind result = ResultKind::f32;
+    // Why this backend cannot run on the device found, beyond there being one (a missing extension).
+    std::function<std::optional<std::string>()> unavailable = {};
+    // Makes the KernelSum for n elements (n may be 0) of the type, enqueueing any set-up on the queue
+    // (finished before the first call); throws ResourceExhausted when its storage does not fit.
+    std::function<std::unique_ptr<KernelSum>(OpenCLQueue& queue, std::size_t n, ElementType type)> make;
+    std::vector<ElementType> element_types = {ElementType::f32};
+};
+
+// Registers the backend: device timestamps, rotated inputs, the host-to-device transfer variant,
+// availability and the device's description. Returns true.
+bool register_opencl_backend(OpenCLBackendSpec spec);
+
+// Build options every program gets: the OpenCL C version (1.2 unless a kernel needs a later one),
+// no fast-math, and the loads in flight; then `extra`.
+std::string build_options(const std::string& extra = {}, const std::string& c_version = "CL1.2");
+
+}  // namespace shootout::opencl

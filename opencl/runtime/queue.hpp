@@ -1,0 +1,125 @@
+// The OpenCL side of the device-neutral timing layer (bench/device_timing.hpp): an in-order command
+// queue with profiling on, and buffers, on the device of opencl/runtime/device.hpp.
+//
+// The device's clock: every command enqueued between start_timer() and stop_timer() gets an event,
+// and the time is the first one's CL_PROFILING_COMMAND_START to the last one's
+// CL_PROFILING_COMMAND_END, so the device work and the gaps between its commands, none of the host's
+// submission before the first.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "bench/device_timing.hpp"
+#include "opencl/runtime/device.hpp"
+
+namespace shootout::opencl {
+
+// An OpenCL object's reference, released by the destructor.
+template <class Handle, cl_int (*Release)(Handle)>
+class Owned {
+public:
+    Owned() = default;
+    explicit Owned(Handle handle) : handle_(handle) {}
+    ~Owned() { reset(); }
+    Owned(Owned&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+    Owned& operator=(Owned&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.handle_;
+            other.handle_ = nullptr;
+        }
+        return *this;
+    }
+    Handle get() const { return handle_; }
+    void reset() {
+        if (handle_) Release(handle_);
+        handle_ = nullptr;
+    }
+
+private:
+    Handle handle_ = nullptr;
+};
+
+using Buffer = Owned<cl_mem, clReleaseMemObject>;
+using Kernel = Owned<cl_kernel, clReleaseKernel>;
+using Event = Owned<cl_event, clReleaseEvent>;
+
+struct ClMemory final : DeviceQueue::Memory {
+    explicit ClMemory(Buffer b) : buffer(std::move(b)) {}
+    Buffer buffer;
+};
+inline cl_mem buffer_of(const DeviceQueue::Memory& memory) { return static_cast<const ClMemory&>(memory).buffer.get(); }
+
+// Device memory of `bytes` (at least 1); throws ResourceExhausted past the device's largest allocation.
+Buffer make_buffer(std::size_t bytes);
+// A kernel of a built program.
+Kernel make_kernel(cl_program program, const char* name);
+
+// A kernel argument that is local memory of this many bytes.
+struct LocalBytes {
+    std::size_t bytes;
+};
+
+// Sets the kernel's arguments in order: buffers, LocalBytes, and plain values.
+template <class... Args>
+void set_args(const Kernel& kernel, const Args&... args) {
+    cl_uint index = 0;
+    auto one = [&](const auto& arg) {
+        using A = std::remove_cvref_t<decltype(arg)>;
+        cl_int status;
+        if constexpr (std::is_same_v<A, Buffer>) {
+            const cl_mem m = arg.get();
+            status = clSetKernelArg(kernel.get(), index, sizeof m, &m);
+        } else if constexpr (std::is_same_v<A, LocalBytes>) {
+            status = clSetKernelArg(kernel.get(), index, arg.bytes, nullptr);
+        } else {
+            status = clSetKernelArg(kernel.get(), index, sizeof arg, &arg);
+        }
+        check(status, "clSetKernelArg");
+        ++index;
+    };
+    (one(args), ...);
+}
+
+class OpenCLQueue final : public DeviceQueue {
+public:
+    OpenCLQueue();
+    ~OpenCLQueue() override;
+
+    // What rotation defeats: the driver's global memory cache size, but on a GPU at least
+    // kUnreportedCacheFloor: drivers report a per-compute-unit cache there, not the L2 (NVIDIA's does).
+    std::size_t cache_bytes() const override;
+    std::unique_ptr<Memory> allocate(std::size_t bytes) override;
+    std::shared_ptr<void> allocate_staging(std::size_t bytes) override;
+    void copy_in(Memory& to, std::size_t offset, const void* from, std::size_t bytes) override;
+    void copy(Memory& to, std::size_t to_offset, const Memory& from, std::size_t from_offset, std::size_t bytes) override;
+    void start_timer() override;
+    double stop_timer() override;
+    void finish() override;
+
+    // Enqueues `groups` work-groups of `group_size` work-items of the kernel (1-D).
+    void launch(const Kernel& kernel, std::size_t groups, std::size_t group_size);
+    // Enqueues the copy of `bytes` of a buffer to host memory, which must stay valid until finish().
+    void read(cl_mem from, std::size_t bytes, void* to);
+    // Enqueues zeros over the first `bytes` of a buffer.
+    void fill_zero(cl_mem buffer, std::size_t bytes);
+    cl_command_queue command_queue() const { return queue_; }
+
+private:
+    // The event slot for the next command: one while timing, none otherwise.
+    cl_event* slot() { return timing_ ? &pending_ : nullptr; }
+    // Keeps the event a command just got: the first of the timed region, and the latest.
+    void keep();
+
+    cl_command_queue queue_ = nullptr;
+    bool timing_ = false;
+    cl_event pending_ = nullptr;
+    Event first_, last_;
+};
+
+}  // namespace shootout::opencl
