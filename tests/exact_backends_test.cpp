@@ -24,6 +24,7 @@
 #include "bench/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
+#include "opencl/runtime/opencl_api.hpp"
 
 namespace shootout {
 namespace {
@@ -308,12 +309,14 @@ TEST_P(EveryExactBackend, DoublesSameBitsForEveryThreadCount) {
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
 
 TEST(ExactBackends, OnEveryDeviceThisBuildHas) {
-    int cpu = 0, cuda = 0, scale_out = 0;
+    int cpu = 0, cuda = 0, opencl = 0, scale_out = 0;
     for (const Backend* b : exact_backends()) {
         if (b->distributed || b->multi_gpu) ++scale_out;  // mpi/exact, nccl/exact: one process, one GPU here
-        else (b->device == Device::cpu ? cpu : cuda) += 1;
+        else if (b->device == Device::cpu) ++cpu;
+        else (b->device == opencl::kDevice ? opencl : cuda) += 1;
     }
     EXPECT_EQ(cpu, 3);
+    EXPECT_EQ(opencl, find_device_api(opencl::kDevice)->unbuilt ? 0 : 1);
     if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
     EXPECT_EQ(cuda, 1);
     EXPECT_EQ(scale_out, 2);
@@ -347,14 +350,16 @@ TEST(ExactBackends, AboveTwoTo31ElementsOnTheGpu) {
     }
 }
 
-// The same bits from a CPU and a GPU exact backend on the same input.
-TEST(ExactBackends, CpuAndGpuGiveTheSameBits) {
+// The same bits from a CPU and a device exact backend (CUDA, OpenCL) on the same input: every device
+// backend that can run here is checked, and the others are named.
+TEST(ExactBackends, CpuAndDevicesGiveTheSameBits) {
     std::vector<const Backend*> cpu, gpu;
-    for (const Backend* b : exact_backends()) (b->device == Device::cpu ? cpu : gpu).push_back(b);
-    if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
-    ASSERT_FALSE(gpu.empty());
-    for (const Backend* g : gpu)
-        if (auto reason = g->why_unavailable()) GTEST_SKIP() << g->name << ": " << *reason;
+    for (const Backend* b : exact_backends()) {
+        if (b->device == Device::cpu) cpu.push_back(b);
+        else if (auto reason = b->why_unavailable()) std::cout << "not checked here: " << b->name << ": " << *reason << '\n';
+        else gpu.push_back(b);
+    }
+    if (gpu.empty()) GTEST_SKIP() << "no device exact backend can run here";
     for (const char* input : {"ill:1e16", "ill:1e30", "wide", "cancel", "normal"}) {
         const auto v = generate(input, (std::size_t{1} << 22) + 5);
         for (const Backend* c : cpu)

@@ -154,11 +154,13 @@ std::string describe() {
 
 DeviceInfo device_info() { return {.name = describe(), .peak_gbps = 0, .visible = 1}; }
 
+// CPU devices (PoCL's) are left out: the fingerprint counts the host's CPUs already, and installing
+// a CPU driver does not change the machine.
 std::vector<std::string> visible_devices() {
     std::vector<std::string> names;
     try {
         for (cl_platform_id platform : platforms())
-            for (cl_device_id device : devices(platform, CL_DEVICE_TYPE_ALL))
+            for (cl_device_id device : devices(platform, CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR))
                 names.push_back(text(clGetDeviceInfo, device, CL_DEVICE_NAME));
     } catch (const std::exception&) {
         return {};  // a broken driver shows in the backends' reasons; the fingerprint counts what it can
