@@ -2,7 +2,8 @@
 # Sourced by scripts/run.sh and scripts/test.sh: installs, on Debian or Ubuntu, the distribution
 # packages the build needs when they are missing, then configures and builds the release preset.
 # nvcc (and NCCL with it) is optional and never installed here: without it the CUDA and nccl/*
-# backends are listed as built without CUDA (or NCCL).
+# backends are listed as built without CUDA (or NCCL). A GPU's OpenCL driver comes with its vendor's
+# driver, never from here.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -18,6 +19,11 @@ declare -A BUILD_PACKAGES=(
     [libopenmpi-dev]="command -v mpicc"
     [openmpi-bin]="command -v mpirun"
     [python3]="command -v python3"
+    # OpenCL: headers and the ICD loader for the opencl/* backends, and PoCL, an OpenCL driver for the
+    # CPU, so that their tests run on any machine (README.md, "OpenCL")
+    [ocl-icd-opencl-dev]="test -f /usr/lib/$(gcc -dumpmachine 2>/dev/null)/libOpenCL.so"
+    [opencl-c-headers]="test -f /usr/include/CL/cl.h"
+    [pocl-opencl-icd]="test -f /etc/OpenCL/vendors/pocl.icd"
 )
 
 install_missing_packages() {

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -58,7 +59,7 @@ DeviceProperties properties_of(cl_platform_id platform, cl_device_id device) {
     p.device_version = text(clGetDeviceInfo, device, CL_DEVICE_VERSION);
     p.driver_version = text(clGetDeviceInfo, device, CL_DRIVER_VERSION);
     p.c_version = text(clGetDeviceInfo, device, CL_DEVICE_OPENCL_C_VERSION);
-    p.extensions = " " + text(clGetDeviceInfo, device, CL_DEVICE_EXTENSIONS) + " ";
+    p.extensions = text(clGetDeviceInfo, device, CL_DEVICE_EXTENSIONS);
     p.type = info<cl_device_type>(device, CL_DEVICE_TYPE);
     p.compute_units = info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
     p.max_work_group = info<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
@@ -128,7 +129,10 @@ std::string type_name(cl_device_type type) {
 }  // namespace
 
 bool DeviceProperties::has_extension(std::string_view name) const {
-    return extensions.find(" " + std::string(name) + " ") != std::string::npos;
+    std::istringstream words(extensions);
+    for (std::string word; words >> word;)
+        if (word == name) return true;
+    return false;
 }
 
 std::optional<std::string> why_no_device() {
