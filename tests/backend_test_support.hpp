@@ -56,6 +56,19 @@ std::vector<T> small_integers(std::size_t n, int magnitude, unsigned seed) {
     return v;
 }
 
+// A reference copy moves the input and sums nothing.
+inline bool sums(const Backend& backend) { return backend.traits.accumulator != Accumulator::none; }
+
+// A device backend's sum of the input: two calls on one prepared input (the second from scratch),
+// each returning the time its device timestamps measured.
+inline double device_sum(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
+    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
+    const std::optional<double> seconds = reduction->run();
+    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
+    reduction->run();
+    return reduction->result();
+}
+
 // Why this build has no CUDA backends, or nullopt when it has them.
 inline std::optional<std::string> cuda_unbuilt() { return find_device_api(cuda::kDevice)->unbuilt; }
 // small_integers' largest magnitude for T at up to 2^20 elements: 8 for float; 2^30 for double,

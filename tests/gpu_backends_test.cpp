@@ -23,17 +23,6 @@ std::vector<const Backend*> cuda_backends() {
     return list;
 }
 
-// A reference copy moves the input and sums nothing.
-bool sums(const Backend& backend) { return backend.traits.accumulator != Accumulator::none; }
-
-double sum_with(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
-    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
-    const std::optional<double> seconds = reduction->run();
-    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
-    reduction->run();  // a second call must give the same, from scratch
-    return reduction->result();
-}
-
 class EveryCudaBackend : public ::testing::TestWithParam<const Backend*> {
 protected:
     void SetUp() override {
@@ -42,18 +31,18 @@ protected:
     const Backend& backend() const { return *GetParam(); }
     void expect_exact(std::span<const float> input, bool include_transfer = false) {
         if (!sums(backend())) {
-            EXPECT_TRUE(std::isnan(sum_with(backend(), input, include_transfer))) << "a copy reports no sum";
+            EXPECT_TRUE(std::isnan(device_sum(backend(), input, include_transfer))) << "a copy reports no sum";
             return;
         }
-        EXPECT_EQ(sum_with(backend(), input, include_transfer), exact_sum(input).round())
+        EXPECT_EQ(device_sum(backend(), input, include_transfer), exact_sum(input).round())
             << "n=" << input.size() << (include_transfer ? " with transfer" : "");
     }
 };
 
 TEST_P(EveryCudaBackend, EmptyIsZero) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
-    EXPECT_EQ(sum_with(backend(), {}), 0.0);
-    EXPECT_EQ(sum_with(backend(), {}, true), 0.0);
+    EXPECT_EQ(device_sum(backend(), {}), 0.0);
+    EXPECT_EQ(device_sum(backend(), {}, true), 0.0);
 }
 
 // The small and odd sizes: compute-sanitizer runs these (scripts/gpu_check.sh).
@@ -86,7 +75,7 @@ TEST_P(EveryCudaBackend, ExactAbove2To31Elements) {
     static const double exact = exact_sum(data).round();
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
     try {
-        EXPECT_EQ(sum_with(backend(), data), exact);
+        EXPECT_EQ(device_sum(backend(), data), exact);
     } catch (const ResourceExhausted& e) {
         GTEST_SKIP() << "the device lacks the memory: " << e.what();
     }
@@ -100,7 +89,7 @@ TEST_P(EveryCudaBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     const double s = exact_sum(v).round();  // all positive: sum |x| = S
     const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
     ASSERT_TRUE(std::isfinite(bound));
-    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound)
+    EXPECT_LE(std::abs(device_sum(backend(), v) - s), bound)
         << "accumulator " << to_string(backend().traits.accumulator) << ", order " << to_string(backend().traits.order);
 }
 
@@ -139,9 +128,9 @@ TEST_P(EveryCudaBackend, NanAndInfinityPropagate) {
         for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
             std::vector<float> v(n, 1.0f);
             v[where] = std::numeric_limits<float>::quiet_NaN();
-            EXPECT_TRUE(std::isnan(sum_with(backend(), v))) << "NaN at " << where << " of " << n;
+            EXPECT_TRUE(std::isnan(device_sum(backend(), v))) << "NaN at " << where << " of " << n;
             v[where] = std::numeric_limits<float>::infinity();
-            EXPECT_EQ(sum_with(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
+            EXPECT_EQ(device_sum(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
         }
 }
 

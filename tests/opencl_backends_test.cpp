@@ -25,16 +25,6 @@ std::vector<const Backend*> opencl_backends() {
     return list;
 }
 
-bool sums(const Backend& backend) { return backend.traits.accumulator != Accumulator::none; }
-
-double sum_with(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
-    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
-    const std::optional<double> seconds = reduction->run();
-    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
-    reduction->run();  // a second call must give the same, from scratch
-    return reduction->result();
-}
-
 class EveryOpenCLBackend : public ::testing::TestWithParam<const Backend*> {
 protected:
     void SetUp() override {
@@ -44,8 +34,8 @@ protected:
 };
 
 TEST_P(EveryOpenCLBackend, EmptyIsZero) {
-    EXPECT_EQ(sum_with(backend(), {}), 0.0);
-    EXPECT_EQ(sum_with(backend(), {}, true), 0.0);
+    EXPECT_EQ(device_sum(backend(), {}), 0.0);
+    EXPECT_EQ(device_sum(backend(), {}, true), 0.0);
 }
 
 // Sizes around the vector width and the launch shape, and inputs whose first element is not on a
@@ -55,13 +45,13 @@ TEST_P(EveryOpenCLBackend, ExactOnSmallOddAndUnalignedInputs) {
     for (std::size_t n : {1u, 3u, 31u, 1000u, 1000003u})
         for (std::size_t offset : {0u, 1u, 3u}) {
             const auto input = std::span<const float>(data).subspan(offset, n);
-            EXPECT_EQ(sum_with(backend(), input), exact_sum(input).round()) << "n=" << n << " offset=" << offset;
+            EXPECT_EQ(device_sum(backend(), input), exact_sum(input).round()) << "n=" << n << " offset=" << offset;
         }
 }
 
 TEST_P(EveryOpenCLBackend, ExactWithHostToDeviceTransfer) {
     const auto data = small_integers(100003, 1, 3);
-    EXPECT_EQ(sum_with(backend(), data, true), exact_sum(data).round());
+    EXPECT_EQ(device_sum(backend(), data, true), exact_sum(data).round());
 }
 
 // Above 2^31 elements, where 32-bit indices wrap: ones every 257 elements and in the last 1000, so
@@ -77,7 +67,7 @@ TEST_P(EveryOpenCLBackend, ExactAbove2To31ElementsOnAGpu) {
     }();
     static const double exact = exact_sum(data).round();
     try {
-        EXPECT_EQ(sum_with(backend(), data), exact);
+        EXPECT_EQ(device_sum(backend(), data), exact);
     } catch (const ResourceExhausted& e) {
         GTEST_SKIP() << "the device lacks the memory: " << e.what();
     }
@@ -90,7 +80,7 @@ TEST_P(EveryOpenCLBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     const double s = exact_sum(v).round();  // all positive: sum |x| = S
     const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
     ASSERT_TRUE(std::isfinite(bound));
-    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound)
+    EXPECT_LE(std::abs(device_sum(backend(), v) - s), bound)
         << "accumulator " << to_string(backend().traits.accumulator) << ", order " << to_string(backend().traits.order);
 }
 
@@ -123,11 +113,11 @@ TEST_P(EveryOpenCLBackend, NanAndInfinityPropagate) {
         for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
             std::vector<float> v(n, 1.0f);
             v[where] = std::numeric_limits<float>::quiet_NaN();
-            EXPECT_TRUE(std::isnan(sum_with(backend(), v))) << "NaN at " << where << " of " << n;
+            EXPECT_TRUE(std::isnan(device_sum(backend(), v))) << "NaN at " << where << " of " << n;
             v[where] = std::numeric_limits<float>::infinity();
-            EXPECT_EQ(sum_with(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
+            EXPECT_EQ(device_sum(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
             v[where] = -std::numeric_limits<float>::infinity();
-            EXPECT_EQ(sum_with(backend(), v), -std::numeric_limits<double>::infinity()) << "-Inf at " << where << " of " << n;
+            EXPECT_EQ(device_sum(backend(), v), -std::numeric_limits<double>::infinity()) << "-Inf at " << where << " of " << n;
         }
 }
 
