@@ -18,6 +18,12 @@ declare -A BUILD_PACKAGES=(
     [libopenmpi-dev]="command -v mpicc"
     [openmpi-bin]="command -v mpirun"
     [python3]="command -v python3"
+    # The vulkan/* backends: headers and glslc to build them, lavapipe (Vulkan on the CPU) and the
+    # Khronos validation layer to test them without a GPU; the loader comes with libvulkan-dev
+    [libvulkan-dev]="test -f /usr/include/vulkan/vulkan.h"
+    [glslc]="command -v glslc"
+    [mesa-vulkan-drivers]="compgen -G '/usr/share/vulkan/icd.d/lvp_icd.*.json'"
+    [vulkan-validationlayers]="test -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
 )
 
 install_missing_packages() {

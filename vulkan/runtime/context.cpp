@@ -42,7 +42,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
                                           const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
         const std::string message = data && data->pMessage ? data->pMessage : "(no message)";
-        std::cerr << "vulkan validation error: " << message << '\n';
+        std::cerr << "vulkan (loader or layer) error: " << message << '\n';
         const std::lock_guard lock(messages_mutex());
         error_messages().push_back(message);
     }
