@@ -25,8 +25,8 @@ bool at_least_1_3(std::uint32_t version) { return std::min(version, kApiVersion)
 // (H100 50 MiB, H200 60 MiB, MI300X's 256 MiB Infinity Cache), so rotation past 4x it defeats theirs.
 constexpr std::size_t kUnknownCacheBytes = std::size_t{256} << 20;
 
-// Workgroups a device of unknown size gets at most: beyond what any current GPU keeps resident at
-// 256 invocations each, and the grid-stride loop takes the rest.
+// Invocations taken to be resident on a device that does not say: 1024 workgroups of 256, about
+// what a large current GPU holds at half occupancy; the grid-stride loop takes the rest.
 constexpr std::uint64_t kUnknownResidentInvocations = std::uint64_t{1024} * 256;
 
 std::mutex& messages_mutex() {
@@ -292,8 +292,11 @@ DeviceFacts read_facts(const Candidate& candidate) {
     facts.float_atomic_add = candidate.float_atomic_add;
     facts.max_workgroup_size = std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations);
     facts.max_workgroups = limits.maxComputeWorkGroupCount[0];
+    // Half of what the SMs hold: a 256-invocation workgroup of up to 64 registers an invocation fits
+    // four times in a 64K-register SM, so the grid runs in one wave whatever registers the driver's
+    // compiler gives the shader (cuda/single-pass learns the same from the occupancy API).
     facts.resident_invocations =
-        candidate.sm_builtins ? std::uint64_t{sm.shaderSMCount} * sm.shaderWarpsPerSM * 32 : kUnknownResidentInvocations;
+        candidate.sm_builtins ? std::uint64_t{sm.shaderSMCount} * sm.shaderWarpsPerSM * 32 / 2 : kUnknownResidentInvocations;
     facts.cache_bytes = facts.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? host_last_level_cache() : kUnknownCacheBytes;
     if (v13) facts.max_buffer_size = maintenance4.maxBufferSize;
     vk.vkGetPhysicalDeviceMemoryProperties(candidate.device, &facts.memory);

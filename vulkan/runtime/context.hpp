@@ -43,8 +43,8 @@ struct DeviceFacts {
     bool float_atomic_add = false;  // VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd
     std::uint32_t max_workgroup_size = 128;
     std::uint32_t max_workgroups = 65535;
-    // Invocations the device keeps resident at once: from VK_NV_shader_sm_builtins where the driver
-    // has it, else a count beyond what any current GPU holds.
+    // Invocations the device surely keeps resident at once, whatever a shader's registers: from
+    // VK_NV_shader_sm_builtins where the driver has it, else a count near what current GPUs hold.
     std::uint64_t resident_invocations = 0;
     std::size_t cache_bytes = 0;  // the last-level cache that input rotation must defeat
     VkDeviceSize max_buffer_size = ~VkDeviceSize{0};
