@@ -24,6 +24,12 @@ declare -A BUILD_PACKAGES=(
     [ocl-icd-opencl-dev]="test -f /usr/lib/$(gcc -dumpmachine 2>/dev/null)/libOpenCL.so"
     [opencl-c-headers]="test -f /usr/include/CL/cl.h"
     [pocl-opencl-icd]="test -f /etc/OpenCL/vendors/pocl.icd"
+    # The vulkan/* backends: headers and glslc to build them, lavapipe (Vulkan on the CPU) and the
+    # Khronos validation layer to test them without a GPU; the loader comes with libvulkan-dev
+    [libvulkan-dev]="test -f /usr/include/vulkan/vulkan.h"
+    [glslc]="command -v glslc"
+    [mesa-vulkan-drivers]="compgen -G '/usr/share/vulkan/icd.d/lvp_icd.*.json'"
+    [vulkan-validationlayers]="test -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
 )
 
 install_missing_packages() {

@@ -47,6 +47,14 @@ while read -r soname path; do
     grep -qxF "$soname" <<<"$keep" || continue
     cp -L "$path" "$out/$soname"
 done <<<"$needed"
+# The Vulkan loader, which vulkan/* open at run time (dlopen finds it through the same $ORIGIN run
+# path), where the build has them: the GPU machines' images have NVIDIA's Vulkan driver but no
+# loader. The driver stays the machine's; VK_DRIVER_FILES names its JSON file when the loader does
+# not find it.
+if grep -qa 'libvulkan.so.1' "$build/accumulate_bench"; then
+    vulkan_loader=$(ldconfig -p | awk '$1 == "libvulkan.so.1" && /x86-64/ {print $NF; exit}')
+    [[ -n $vulkan_loader ]] && cp -L "$vulkan_loader" "$out/libvulkan.so.1"
+fi
 # The mpirun check of the mpi/* backends, which scripts/scale_check.sh runs from the bundle.
 cp "$(dirname "${BASH_SOURCE[0]}")/../tests/mpi_ranks_test.py" "$out/"
 

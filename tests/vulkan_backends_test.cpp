@@ -1,0 +1,183 @@
+// Every registered Vulkan backend against the exact sum, through the harness's timing layer. Without
+// a Vulkan loader, driver or usable device every test reports skipped, with the reason the backend
+// gives. On a CPU implementation (Mesa's lavapipe, what CI has) they run as on a GPU. Under
+// VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation (ctest's vulkan_backends_test.validation) every
+// error the layer reports fails the test it happened in.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bench/backend.hpp"
+#include "bench/device_api.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
+#include "tests/backend_test_support.hpp"
+#include "tests/error_bounds.hpp"
+#include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/vulkan_api.hpp"
+
+namespace shootout {
+namespace {
+
+std::vector<const Backend*> vulkan_backends() {
+    std::vector<const Backend*> list;
+    for (const auto& b : registered_backends())
+        if (b.device == vulkan::kDevice) list.push_back(&b);
+    return list;
+}
+
+double sum_with(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
+    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
+    const std::optional<double> seconds = reduction->run();
+    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its timestamps measured";
+    reduction->run();  // a second call must give the same, from scratch
+    return reduction->result();
+}
+
+class EveryVulkanBackend : public ::testing::TestWithParam<const Backend*> {
+protected:
+    void SetUp() override {
+        if (auto reason = GetParam()->why_unavailable()) GTEST_SKIP() << *reason;
+        errors_before_ = vulkan::validation_errors().size();
+    }
+    void TearDown() override {
+        if (GetParam()->why_unavailable()) return;
+        const auto errors = vulkan::validation_errors();
+        for (std::size_t e = errors_before_; e < errors.size(); ++e) ADD_FAILURE() << "Vulkan validation error: " << errors[e];
+    }
+    const Backend& backend() const { return *GetParam(); }
+    void expect_exact(std::span<const float> input, bool include_transfer = false) {
+        EXPECT_EQ(sum_with(backend(), input, include_transfer), exact_sum(input).round())
+            << "n=" << input.size() << (include_transfer ? " with transfer" : "");
+    }
+    bool on_cpu_implementation() const { return vulkan::context().facts().type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+
+private:
+    std::size_t errors_before_ = 0;
+};
+
+TEST_P(EveryVulkanBackend, EmptyIsZero) {
+    EXPECT_EQ(sum_with(backend(), {}), 0.0);
+    EXPECT_EQ(sum_with(backend(), {}, true), 0.0);
+}
+
+// One element, sizes with a tail of 1 to 3 floats past the last 16-byte vector, one and several
+// workgroups, and inputs starting 3 floats into the host array.
+TEST_P(EveryVulkanBackend, ExactOnSmallOddAndUnalignedSizes) {
+    const auto data = small_integers(1000003 + 3, 1, 1);
+    for (std::size_t n : {1u, 2u, 31u, 1000u, 4099u, 1000003u})
+        for (std::size_t offset : {0u, 3u}) expect_exact(std::span<const float>(data).subspan(offset, n));
+}
+
+TEST_P(EveryVulkanBackend, ExactOn2To22Plus5) {
+    const auto data = small_integers((1u << 22) + 5, 1, 2);
+    expect_exact(data);
+}
+
+TEST_P(EveryVulkanBackend, ExactWithHostToDeviceTransfer) {
+    const auto data = small_integers(1000003, 1, 3);
+    expect_exact(data, true);
+}
+
+// Above 2^31 elements (8 GiB): on a GPU only; a CPU implementation would take minutes.
+TEST_P(EveryVulkanBackend, ExactAbove2To31Elements) {
+    if (on_cpu_implementation()) GTEST_SKIP() << vulkan::context().facts().name << " is a CPU implementation: 8 GiB would take minutes";
+    std::vector<float> data((std::size_t{1} << 31) + 1001, 0.0f);
+    for (std::size_t i = 0; i < data.size(); i += 257) data[i] = 1.0f;
+    std::fill(data.end() - 1000, data.end(), 1.0f);
+    try {
+        EXPECT_EQ(sum_with(backend(), data), exact_sum(data).round());
+    } catch (const ResourceExhausted& e) {
+        GTEST_SKIP() << "the device lacks the memory: " << e.what();
+    }
+}
+
+// The bound the backend's traits promise (tests/error_bounds.hpp).
+TEST_P(EveryVulkanBackend, WithinTheBoundOfItsTraitsOnUniformData) {
+    std::vector<float> v((1 << 22) + 3);
+    fill(v, Distribution::uniform, 5);
+    const double s = exact_sum(v).round();  // all positive: sum |x| = S
+    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
+    ASSERT_TRUE(std::isfinite(bound));
+    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound)
+        << "accumulator " << to_string(backend().traits.accumulator) << ", order " << to_string(backend().traits.order);
+}
+
+TEST_P(EveryVulkanBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
+    if (backend().traits.reproducibility == Reproducibility::none) GTEST_SKIP() << "declares no reproducibility";
+    std::vector<float> v(1000003);
+    fill(v, Distribution::normal, 9);
+    auto reduction = backend().prepare(v, {.batch = 3});
+    reduction->run();
+    const double first = reduction->result();
+    for (int call = 0; call < 10; ++call) {
+        reduction->run();
+        ASSERT_EQ(reduction->result(), first) << "call " << call;
+    }
+    reduction->run_batch(3);
+    EXPECT_EQ(reduction->result(), first) << "after a batch";
+}
+
+// A batch longer than one submission's commands leaves the same sum as one call.
+TEST_P(EveryVulkanBackend, BatchedCallsSumTheInputEachTime) {
+    const auto data = small_integers(100003, 1, 4);
+    auto reduction = backend().prepare(data, {.batch = 70});
+    for (int batch = 0; batch < 2; ++batch) {
+        EXPECT_GT(reduction->run_batch(70), 0);
+        EXPECT_EQ(reduction->result(), exact_sum(data).round()) << "batch " << batch;
+    }
+}
+
+TEST_P(EveryVulkanBackend, NanAndInfinityPropagate) {
+    for (std::size_t n : {1u, 33u, 1000003u})
+        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
+            std::vector<float> v(n, 1.0f);
+            v[where] = std::numeric_limits<float>::quiet_NaN();
+            EXPECT_TRUE(std::isnan(sum_with(backend(), v))) << "NaN at " << where << " of " << n;
+            v[where] = std::numeric_limits<float>::infinity();
+            EXPECT_EQ(sum_with(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
+        }
+}
+
+// The CSV's gpu column names the device, its type, driver and Vulkan version: a CPU
+// implementation's rows say CPU.
+TEST_P(EveryVulkanBackend, NamesItsDeviceDriverAndVersion) {
+    ASSERT_TRUE(backend().device_info);
+    const std::string name = backend().device_info().name;
+    const vulkan::DeviceFacts& facts = vulkan::context().facts();
+    EXPECT_TRUE(name.starts_with(facts.name)) << name;
+    EXPECT_NE(name.find("driver "), std::string::npos) << name;
+    EXPECT_NE(name.find(", Vulkan 1."), std::string::npos) << name;
+    if (on_cpu_implementation()) {
+        EXPECT_NE(name.find("(CPU, "), std::string::npos) << name;
+    }
+    EXPECT_EQ(backend().timing, Timing::device_events);
+    EXPECT_EQ(backend().cache, Cache::cold);
+    EXPECT_TRUE(backend().supports_transfer);
+    EXPECT_TRUE(backend().batches);
+    EXPECT_FALSE(backend().prepare(std::vector<float>(100), {})->configuration().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryVulkanBackend, ::testing::ValuesIn(vulkan_backends()), backend_test_name);
+
+TEST(VulkanBuild, HasItsBackendsAndOneCeiling) {
+    ASSERT_FALSE(find_device_api(vulkan::kDevice)->unbuilt);
+    EXPECT_EQ(vulkan_backends().size(), 3u);
+}
+
+// Asked for, the validation layer must be there: a run that silently went without it would pass
+// every check above unchecked.
+TEST(VulkanValidation, TheLayerRunsWhenAskedFor) {
+    const char* layers = std::getenv("VK_INSTANCE_LAYERS");
+    if (!layers || std::string(layers).find("VK_LAYER_KHRONOS_validation") == std::string::npos)
+        GTEST_SKIP() << "VK_INSTANCE_LAYERS does not name VK_LAYER_KHRONOS_validation";
+    if (auto reason = vulkan::why_no_device()) GTEST_SKIP() << *reason;
+    EXPECT_TRUE(vulkan::validation_enabled()) << "VK_INSTANCE_LAYERS names the validation layer, and the loader does not have it";
+}
+
+}  // namespace
+}  // namespace shootout

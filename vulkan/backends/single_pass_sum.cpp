@@ -1,0 +1,38 @@
+// vulkan/single-pass and vulkan/single-pass-shared: one dispatch per call, the last workgroup to
+// finish combines the workgroups' slots (vulkan/shaders/reduce.comp), as cuda/single-pass does. The
+// two differ only in how a workgroup reduces: subgroupAdd, or a shared-memory tree.
+#include <cstdint>
+
+#include "vulkan/runtime/vulkan_reduction.hpp"
+
+namespace shootout::vulkan {
+namespace {
+
+constexpr std::uint32_t kSubgroupSpirv[] = {
+#include "vulkan/shaders/single_pass_subgroup.spv.inc"
+};
+constexpr std::uint32_t kSharedSpirv[] = {
+#include "vulkan/shaders/single_pass_shared.spv.inc"
+};
+
+// The partition and the combining tree depend on n and the device alone.
+constexpr Traits kFixedTree{.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count};
+
+[[maybe_unused]] const bool registered_subgroup = register_vulkan_backend({
+    .name = "vulkan/single-pass",
+    .description = "one dispatch: grid-stride 16-byte loads, subgroupAdd (subgroup size pinned), workgroup sums to slots, "
+                   "the workgroup drawing the last ticket combines them in workgroup order",
+    .traits = kFixedTree,
+    .spirv = kSubgroupSpirv,
+    .reduce = WorkgroupReduce::subgroup,
+});
+[[maybe_unused]] const bool registered_shared = register_vulkan_backend({
+    .name = "vulkan/single-pass-shared",
+    .description = "vulkan/single-pass with each workgroup reduced by a shared-memory tree instead of subgroup operations",
+    .traits = kFixedTree,
+    .spirv = kSharedSpirv,
+    .reduce = WorkgroupReduce::shared_memory,
+});
+
+}  // namespace
+}  // namespace shootout::vulkan

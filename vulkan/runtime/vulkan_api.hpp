@@ -1,0 +1,10 @@
+// The Vulkan device API's name, for the backends that run on it.
+#pragma once
+
+#include "bench/backend.hpp"
+
+namespace shootout::vulkan {
+
+inline constexpr Device kDevice{"vulkan"};
+
+}  // namespace shootout::vulkan

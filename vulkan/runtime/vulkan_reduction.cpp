@@ -1,0 +1,175 @@
+#include "vulkan/runtime/vulkan_reduction.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include "bench/device_timing.hpp"
+#include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/vulkan_api.hpp"
+#include "vulkan/runtime/vulkan_queue.hpp"
+
+namespace shootout::vulkan {
+namespace {
+
+constexpr std::uint32_t kWorkgroupSize = 256, kLoadsInFlight = 4;
+
+// reduce.comp's push constants.
+struct CallConstants {
+    VkDeviceAddress vectors, floats, slots, ticket, out;
+    std::uint32_t n, unused;
+};
+static_assert(sizeof(CallConstants) == kPushConstantBytes);
+
+// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
+// ResourceExhausted, so the harness skips the size instead of failing.
+template <class F>
+decltype(auto) naming_failures(const std::string& backend, F&& f) {
+    try {
+        return std::forward<F>(f)();
+    } catch (const ResourceExhausted& e) {
+        throw ResourceExhausted(backend + ": " + e.what());
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(backend + ": " + e.what());
+    }
+}
+
+std::optional<std::string> why_unavailable(const VulkanBackendSpec& spec) {
+    if (auto reason = why_no_device()) return reason;
+    const DeviceFacts& facts = context().facts();
+    if (spec.reduce == WorkgroupReduce::subgroup && !facts.subgroup_arithmetic)
+        return facts.name + " has no subgroup arithmetic in compute shaders";
+    if (spec.finish == Finish::atomic && !facts.float_atomic_add)
+        return facts.name + " has no float atomic add on buffers (VK_EXT_shader_atomic_float)";
+    return std::nullopt;
+}
+
+std::string describe(const LaunchShape& shape, WorkgroupReduce reduce) {
+    std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.workgroup_size) +
+                       " loads=" + std::to_string(shape.loads_in_flight);
+    if (reduce == WorkgroupReduce::shared_memory) return text + " reduce=shared";
+    if (shape.pinned_subgroup_size) return text + " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
+    return text + " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
+}
+
+// One backend's dispatch for one input size: its pipeline, slots, ticket and result.
+class VulkanCall final : public DeviceCall {
+public:
+    VulkanCall(const VulkanBackendSpec& spec, VulkanQueue& queue, Elements input)
+        : queue_(queue),
+          n_(input.size()),
+          atomic_(spec.finish == Finish::atomic),
+          shape_(launch_shape(spec.reduce, n_)),
+          slots_(queue.context(), std::uint64_t{shape_.workgroups} * sizeof(float), Buffer::Where::device),
+          ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
+          out_(queue.context(), sizeof(float), Buffer::Where::device),
+          host_out_(queue.context(), sizeof(float), Buffer::Where::host) {
+        if (n_ >= (std::size_t{1} << 32))
+            throw ResourceExhausted(std::to_string(n_) + " elements: the shaders count elements in 32 bits, so at most 2^32 - 1");
+        const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight};
+        pipeline_ = queue.context().pipeline(spec.spirv, constants, shape_.pinned_subgroup_size);
+        queue_.fill(ticket_, 0);
+    }
+
+    void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
+        if (n_ == 0 || atomic_) queue_.fill(out_, 0);  // the empty sum, or what the atomics add to
+        if (n_ > 0) {
+            const VkDeviceAddress in = buffer_of(input).address() + offset;
+            const CallConstants constants{.vectors = in, .floats = in, .slots = slots_.address(), .ticket = ticket_.address(),
+                                          .out = out_.address(), .n = static_cast<std::uint32_t>(n_), .unused = 0};
+            queue_.dispatch(pipeline_, &constants, shape_.workgroups);
+        }
+        to_host_ = result_to_host;
+        if (to_host_) queue_.copy(host_out_, 0, out_, 0, sizeof(float));
+    }
+
+    double result() override {
+        if (!to_host_) {
+            queue_.copy(host_out_, 0, out_, 0, sizeof(float));
+            queue_.finish();
+        }
+        float sum = 0;
+        std::memcpy(&sum, host_out_.mapped(), sizeof sum);
+        return sum;
+    }
+
+private:
+    VulkanQueue& queue_;
+    std::size_t n_;
+    bool atomic_;
+    LaunchShape shape_;
+    Buffer slots_, ticket_, out_, host_out_;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    bool to_host_ = false;
+};
+
+// The timing layer's Reduction, with the backend's name on every failure and its launch shape as
+// the row's configuration.
+class VulkanReduction final : public Reduction {
+public:
+    VulkanReduction(std::string name, std::string configuration, const DeviceBackendParts& parts, Elements input,
+                    const PrepareOptions& options)
+        : name_(std::move(name)), configuration_(std::move(configuration)), timed_(parts, input, options) {}
+
+    std::optional<double> run() override { return naming_failures(name_, [&] { return timed_.run(); }); }
+    double run_batch(int calls) override { return naming_failures(name_, [&] { return timed_.run_batch(calls); }); }
+    double result() override { return naming_failures(name_, [&] { return timed_.result(); }); }
+    std::string configuration() const override { return configuration_; }
+
+private:
+    std::string name_, configuration_;
+    TimedDeviceReduction timed_;
+};
+
+}  // namespace
+
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n) {
+    const DeviceFacts& facts = context().facts();
+    LaunchShape shape;
+    shape.workgroup_size = std::min(kWorkgroupSize, std::bit_floor(facts.max_workgroup_size));
+    shape.loads_in_flight = kLoadsInFlight;
+    const std::uint64_t per_workgroup = std::uint64_t{shape.workgroup_size} * 4 * shape.loads_in_flight;
+    const std::uint64_t resident = std::max<std::uint64_t>(facts.resident_invocations / shape.workgroup_size, 1);
+    const std::uint64_t most = std::min<std::uint64_t>(resident, facts.max_workgroups);
+    shape.workgroups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>((n + per_workgroup - 1) / per_workgroup, 1, most));
+    const std::uint32_t size = facts.max_subgroup_size;
+    if (reduce == WorkgroupReduce::subgroup && facts.subgroup_size_control && shape.workgroup_size % size == 0 &&
+        shape.workgroup_size / size <= facts.max_workgroup_subgroups)
+        shape.pinned_subgroup_size = size;
+    return shape;
+}
+
+bool register_vulkan_backend(VulkanBackendSpec spec) {
+    // The Backend's functions outlive this call and share the spec.
+    auto shared = std::make_shared<const VulkanBackendSpec>(std::move(spec));
+    auto parts = std::make_shared<const DeviceBackendParts>(DeviceBackendParts{
+        .make_queue = [] { return std::make_unique<VulkanQueue>(); },
+        .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+            return std::make_unique<VulkanCall>(*shared, static_cast<VulkanQueue&>(queue), input);
+        },
+    });
+    return register_backend({
+        .name = shared->name,
+        .device = kDevice,
+        .description = shared->description,
+        .timing = Timing::device_events,
+        .cache = Cache::cold,
+        .devices = 1,
+        .supports_transfer = true,
+        .batches = true,
+        .traits = shared->traits,
+        .element_types = {ElementType::f32},
+        .unavailable_reason = [shared] { return why_unavailable(*shared); },
+        .prepare = [shared, parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return naming_failures(shared->name, [&] {
+                return std::make_unique<VulkanReduction>(shared->name, describe(launch_shape(shared->reduce, input.size()), shared->reduce),
+                                                         *parts, input, options);
+            });
+        },
+        .device_info = device_info,
+    });
+}
+
+}  // namespace shootout::vulkan

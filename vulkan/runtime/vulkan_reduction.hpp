@@ -1,0 +1,47 @@
+// What every Vulkan backend shares: the Vulkan queue of the device-neutral timing layer
+// (bench/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
+// launch shape chosen from the device, and the result's copy back. A backend supplies one SPIR-V
+// module of vulkan/shaders/reduce.comp and says what it needs of the device.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "bench/backend.hpp"
+
+namespace shootout::vulkan {
+
+// How a module's workgroups reduce and finish (reduce.comp's WORKGROUP_REDUCE_SUBGROUP and
+// FINISH_ATOMIC).
+enum class WorkgroupReduce { subgroup, shared_memory };
+enum class Finish { last_workgroup, atomic };
+
+struct VulkanBackendSpec {
+    std::string name;
+    std::string description;
+    Traits traits;
+    std::span<const std::uint32_t> spirv;
+    WorkgroupReduce reduce = WorkgroupReduce::subgroup;
+    Finish finish = Finish::last_workgroup;
+};
+
+// The launch every vulkan/* call makes on the chosen device (a function of n and the device only): 256
+// invocations a workgroup (or the device's power-of-two limit below it), 4 16-byte loads in flight
+// per invocation, workgroups enough for one pass of them over the input and never more than the
+// device keeps resident; the subgroup size pinned to the device's largest where
+// VK_EXT_subgroup_size_control allows (subgroup reductions only; 0: the driver's choice).
+struct LaunchShape {
+    std::uint32_t workgroup_size = 0;
+    std::uint32_t loads_in_flight = 0;
+    std::uint32_t workgroups = 0;
+    std::uint32_t pinned_subgroup_size = 0;
+};
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n);
+
+// Registers the backend with the harness: device timestamps, rotated inputs, the host-to-device
+// transfer variant, availability from the device and what the module needs of it. Returns true.
+bool register_vulkan_backend(VulkanBackendSpec spec);
+
+}  // namespace shootout::vulkan

@@ -1,0 +1,141 @@
+// The one-launch reduction of vulkan/*, the GLSL twin of gpu/agents/single_pass.cuh: every workgroup
+// reduces its grid-stride share of the input, writes its partial to its own slot and takes a ticket;
+// the workgroup that draws the last ticket combines the slots in workgroup order, writes the sum and
+// resets the ticket for the next dispatch. No second dispatch, no float atomics: the partition
+// (workgroup count and size, fixed by n and the device) and the combining tree are the same on every
+// call, so the same input gives the same bits.
+//
+// Compiled at build time into one SPIR-V module per combination of:
+//   WORKGROUP_REDUCE_SUBGROUP  1: subgroupAdd within each subgroup, then across the subgroups' partials
+//                              0: a shared-memory tree (the workgroup size is a power of two)
+//   FINISH_ATOMIC              1: the read ceiling: each workgroup adds its partial to *out with one
+//                              float atomicAdd (VK_EXT_shader_atomic_float), *out zeroed before the
+//                              dispatch; no slots, no ticket, the order of the adds not fixed
+//                              0: slots and the last-workgroup ticket, as above
+// Specialization constants: 0 the workgroup size, 1 the 16-byte loads each invocation issues before
+// adding the first (vulkan/runtime/vulkan_reduction.hpp sets both).
+//
+// Memory model: the slots and ticket are `coherent` (made available and visible at queue-family
+// scope) and the ticket's atomicAdd is acquire-release on buffer storage, so a workgroup's slot is
+// visible to the one that draws the last ticket; that workgroup's other invocations see what its
+// first one acquired through a queue-family-scope control barrier.
+#version 460
+#pragma use_vulkan_memory_model
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_memory_scope_semantics : require
+#if WORKGROUP_REDUCE_SUBGROUP
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+#if FINISH_ATOMIC
+#extension GL_EXT_shader_atomic_float : require
+#endif
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint kLoadsInFlight = 4;
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly restrict buffer Vectors { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer Floats { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Slots { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Ticket { uint drawn; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Out { float sum; };
+
+// One call: the input (256-byte aligned) as vectors and as floats, the workgroups' slots, the
+// ticket (0 between dispatches), the result, and n (under 2^32).
+layout(push_constant) uniform Call {
+    Vectors vectors;
+    Floats floats;
+    Slots slots;
+    Ticket ticket;
+    Out out_;
+    uint n;
+} call;
+
+shared float partials[gl_WorkGroupSize.x];
+
+// This invocation's share: a grid-stride loop of kLoadsInFlight 16-byte loads, all issued before the
+// first is added, over the whole vectors; the n % 4 floats after them, one per invocation.
+float invocation_partial() {
+    const uint invocation = gl_GlobalInvocationID.x;
+    const uint invocations = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint vector_count = call.n / 4;
+    float s = 0.0;
+    uint i = invocation;
+    for (; i + (kLoadsInFlight - 1) * invocations < vector_count; i += kLoadsInFlight * invocations) {
+        vec4 v[kLoadsInFlight];
+        [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) v[k] = call.vectors.v[i + k * invocations];
+        [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) s = s + v[k].x + v[k].y + v[k].z + v[k].w;
+    }
+    for (; i < vector_count; i += invocations) {
+        const vec4 v = call.vectors.v[i];
+        s = s + v.x + v.y + v.z + v.w;
+    }
+    if (invocation < call.n - 4 * vector_count) s += call.floats.v[4 * vector_count + invocation];
+    return s;
+}
+
+// The workgroup's sum of x, in every invocation; every invocation must call it. It begins with a
+// barrier, so partials[] may be reused from one call to the next.
+float workgroup_sum(float x) {
+    barrier();
+#if WORKGROUP_REDUCE_SUBGROUP
+    const float subgroup_sum = subgroupAdd(x);
+    if (gl_SubgroupInvocationID == 0) partials[gl_SubgroupID] = subgroup_sum;
+    barrier();
+    // Every subgroup combines the subgroups' partials alike: subgroup operations stay in uniform
+    // control flow, and every invocation holds the sum.
+    float s = 0.0;
+    for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += gl_SubgroupSize) s += partials[k];
+    return subgroupAdd(s);
+#else
+    const uint local = gl_LocalInvocationIndex;
+    partials[local] = x;
+    barrier();
+    for (uint half_size = gl_WorkGroupSize.x / 2; half_size > 0; half_size /= 2) {
+        if (local < half_size) partials[local] += partials[local + half_size];
+        barrier();
+    }
+    return partials[0];
+#endif
+}
+
+#if FINISH_ATOMIC
+
+void main() {
+    const float s = workgroup_sum(invocation_partial());
+    if (gl_LocalInvocationIndex == 0) atomicAdd(call.out_.sum, s);
+}
+
+#else
+
+shared bool drew_last;
+
+void main() {
+    const float s = workgroup_sum(invocation_partial());
+    const uint workgroups = gl_NumWorkGroups.x;
+    if (workgroups == 1) {  // nobody to wait for
+        if (gl_LocalInvocationIndex == 0) call.out_.sum = s;
+        return;
+    }
+    if (gl_LocalInvocationIndex == 0) {
+        call.slots.v[gl_WorkGroupID.x] = s;
+        const uint ticket = atomicAdd(call.ticket.drawn, 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                                      gl_SemanticsAcquireRelease);
+        drew_last = ticket == workgroups - 1;
+    }
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+    if (!drew_last) return;
+
+    // Invocation t combines slots t, t + W, t + 2W, ... in that order, then the workgroup's fixed tree.
+    float combined = 0.0;
+    for (uint w = gl_LocalInvocationIndex; w < workgroups; w += gl_WorkGroupSize.x) combined += call.slots.v[w];
+    combined = workgroup_sum(combined);
+    if (gl_LocalInvocationIndex == 0) {
+        call.out_.sum = combined;
+        atomicStore(call.ticket.drawn, 0u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    }
+}
+
+#endif
