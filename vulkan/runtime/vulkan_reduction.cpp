@@ -66,8 +66,10 @@ public:
           ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
           out_(queue.context(), sizeof(float), Buffer::Where::device),
           host_out_(queue.context(), sizeof(float), Buffer::Where::host) {
-        if (n_ >= (std::size_t{1} << 32))
-            throw ResourceExhausted(std::to_string(n_) + " elements: the shaders count elements in 32 bits, so at most 2^32 - 1");
+        // The shaders index the input in 32 bits, and NVIDIA's driver forms the byte offset in 32 bits
+        // too: past 4 GiB it wraps (an H200 lost the last elements of 2^31 + 1001 floats).
+        if (input.size_bytes() > (std::size_t{1} << 32))
+            throw ResourceExhausted(std::to_string(n_) + " elements: the shaders address at most 4 GiB of input (32-bit offsets)");
         const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight};
         pipeline_ = queue.context().pipeline(spec.spirv, constants, shape_.pinned_subgroup_size);
         queue_.fill(ticket_, 0);
