@@ -84,6 +84,8 @@ run_fuzz_target() {
 install_missing_packages
 cd "$REPO_ROOT"
 export UBSAN_OPTIONS="print_stacktrace=1"
+# Leaks inside PoCL, which is not built with the sanitizer, are its own (scripts/lsan.supp says which).
+export LSAN_OPTIONS="suppressions=$REPO_ROOT/scripts/lsan.supp"
 
 step "asan+ubsan build" build_preset sanitize "${CPU_SUITES[@]}" accumulate_bench
 step "asan+ubsan suites" run_suites "$REPO_ROOT/build/sanitize"
