@@ -34,8 +34,10 @@ std::size_t RotatingInput::next() {
 
 std::size_t RotatingInput::previous(std::size_t back) const { return (next_ + count_ - back % count_) % count_ * stride_; }
 
-TimedDeviceReduction::TimedDeviceReduction(const DeviceBackendParts& parts, Elements input, const PrepareOptions& options)
-    : queue_(parts.make_queue()),
+TimedDeviceReduction::TimedDeviceReduction(std::string name, const DeviceBackendParts& parts, Elements input,
+                                           const PrepareOptions& options)
+    : name_(std::move(name)),
+      queue_(parts.make_queue()),
       bytes_(input.size_bytes()),
       transfer_(options.include_transfer),
       copies_(*queue_, input, !transfer_, parts.writes_input ? static_cast<std::size_t>(std::max(options.batch, 1)) : 1) {
@@ -55,27 +57,33 @@ TimedDeviceReduction::TimedDeviceReduction(const DeviceBackendParts& parts, Elem
 TimedDeviceReduction::~TimedDeviceReduction() { call_.reset(); }
 
 std::optional<double> TimedDeviceReduction::run() {
-    const std::size_t in = copies_.next();
-    queue_->start_timer();
-    if (transfer_ && bytes_ > 0) queue_->copy_in(copies_.memory(), in, staging_.get(), bytes_);
-    call_->enqueue(copies_.memory(), in, transfer_);
-    const double seconds = queue_->stop_timer();
-    restore(1);
-    return seconds;
+    return naming_failures(name_, [&] {
+        const std::size_t in = copies_.next();
+        queue_->start_timer();
+        if (transfer_ && bytes_ > 0) queue_->copy_in(copies_.memory(), in, staging_.get(), bytes_);
+        call_->enqueue(copies_.memory(), in, transfer_);
+        const double seconds = queue_->stop_timer();
+        restore(1);
+        return seconds;
+    });
 }
 
 double TimedDeviceReduction::run_batch(int calls) {
     if (transfer_) throw std::logic_error("a batch of timed transfers was asked for");
-    queue_->start_timer();
-    for (int call = 0; call < calls; ++call) call_->enqueue(copies_.memory(), copies_.next(), false);
-    const double seconds = queue_->stop_timer();
-    restore(static_cast<std::size_t>(calls));
-    return seconds;
+    return naming_failures(name_, [&] {
+        queue_->start_timer();
+        for (int call = 0; call < calls; ++call) call_->enqueue(copies_.memory(), copies_.next(), false);
+        const double seconds = queue_->stop_timer();
+        restore(static_cast<std::size_t>(calls));
+        return seconds;
+    });
 }
 
 double TimedDeviceReduction::result() {
-    queue_->finish();
-    return call_->result();
+    return naming_failures(name_, [&] {
+        queue_->finish();
+        return call_->result();
+    });
 }
 
 // In-place calls overwrote the copies the last `calls` calls read: put the input back, queued after
@@ -83,6 +91,29 @@ double TimedDeviceReduction::result() {
 void TimedDeviceReduction::restore(std::size_t calls) {
     if (!pristine_) return;
     for (std::size_t back = 1; back <= calls; ++back) queue_->copy(copies_.memory(), copies_.previous(back), *pristine_, 0, bytes_);
+}
+
+Backend device_backend(DeviceBackendSpec spec) {
+    // The Backend's functions outlive this call and share the parts.
+    auto parts = std::make_shared<const DeviceBackendParts>(std::move(spec.parts));
+    std::string name = spec.name;
+    return {
+        .name = std::move(spec.name),
+        .device = spec.device,
+        .description = std::move(spec.description),
+        .timing = Timing::device_events,
+        .cache = Cache::cold,
+        .devices = 1,
+        .supports_transfer = true,
+        .batches = true,
+        .traits = spec.traits,
+        .element_types = std::move(spec.element_types),
+        .unavailable_reason = std::move(spec.unavailable_reason),
+        .prepare = [name = std::move(name), parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+            return naming_failures(name, [&] { return std::make_unique<TimedDeviceReduction>(name, *parts, input, options); });
+        },
+        .device_info = std::move(spec.device_info),
+    };
 }
 
 }  // namespace shootout

@@ -9,13 +9,18 @@
 //             copy back inside the timed region
 //
 // An API supplies a DeviceQueue (allocate, copy in, timestamps); a backend supplies a DeviceCall
-// (enqueue one reduction of a copy). TimedDeviceReduction is the Reduction the harness times.
+// (enqueue one reduction of a copy). device_backend() makes the Backend record, whose rows follow
+// these rules, and TimedDeviceReduction is the Reduction the harness times.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "bench/backend.hpp"
 
@@ -59,6 +64,8 @@ public:
     virtual void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) = 0;
     // The last call's sum, read after timing (the queue is finished first).
     virtual double result() = 0;
+    // What the call chose for this input (its launch shape), for the CSV's configuration column.
+    virtual std::string configuration() const { return {}; }
 };
 
 // Every input copy starts on this many bytes: wide loads of any type, and every API's alignment rule.
@@ -91,19 +98,34 @@ struct DeviceBackendParts {
     bool writes_input = false;
 };
 
-// The Reduction every device backend's rows are timed through.
+// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
+// ResourceExhausted, so the harness skips the size instead of failing.
+template <class F>
+decltype(auto) naming_failures(const std::string& backend, F&& f) {
+    try {
+        return std::forward<F>(f)();
+    } catch (const ResourceExhausted& e) {
+        throw ResourceExhausted(backend + ": " + e.what());
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(backend + ": " + e.what());
+    }
+}
+
+// The Reduction every device backend's rows are timed through; every failure names the backend.
 class TimedDeviceReduction final : public Reduction {
 public:
-    TimedDeviceReduction(const DeviceBackendParts& parts, Elements input, const PrepareOptions& options);
+    TimedDeviceReduction(std::string name, const DeviceBackendParts& parts, Elements input, const PrepareOptions& options);
     ~TimedDeviceReduction() override;
 
     std::optional<double> run() override;
     double run_batch(int calls) override;
     double result() override;
+    std::string configuration() const override { return call_->configuration(); }
 
 private:
     void restore(std::size_t calls);
 
+    std::string name_;
     std::unique_ptr<DeviceQueue> queue_;
     std::size_t bytes_;
     bool transfer_;
@@ -112,5 +134,21 @@ private:
     std::shared_ptr<void> staging_;
     std::unique_ptr<DeviceCall> call_;
 };
+
+// A one-device backend timed through this layer.
+struct DeviceBackendSpec {
+    std::string name;
+    Device device;
+    std::string description;
+    Traits traits;
+    std::vector<ElementType> element_types = {ElementType::f32};
+    std::function<std::optional<std::string>()> unavailable_reason = {};
+    std::function<DeviceInfo()> device_info = {};
+    DeviceBackendParts parts;
+};
+
+// Its Backend record: device timestamps, inputs rotated past the cache (Cache::cold), one device,
+// isolated and batched rows, timed transfers.
+Backend device_backend(DeviceBackendSpec spec);
 
 }  // namespace shootout

@@ -102,30 +102,20 @@ private:
     .visible_devices = [] { return std::vector<std::string>(static_cast<std::size_t>(log().visible), "Fake GPU"); },
 });
 
-[[maybe_unused]] const bool backend_registered = [] {
-    auto parts = std::make_shared<const DeviceBackendParts>(DeviceBackendParts{
+[[maybe_unused]] const bool backend_registered = register_backend(device_backend({
+    .name = "fake/sum",
+    .device = kFake,
+    .description = "a double sum on a simulated device",
+    .traits = {.accumulator = Accumulator::f64, .order = Order::sequential, .reproducibility = Reproducibility::any_thread_count},
+    .element_types = {ElementType::f32, ElementType::f64},
+    .device_info = [] { return DeviceInfo{.name = "Fake GPU", .peak_gbps = 100, .visible = log().visible}; },
+    .parts = {
         .make_queue = [] { return std::make_unique<FakeQueue>(); },
         .make_call = [](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
             return std::make_unique<FakeSum>(static_cast<FakeQueue&>(queue), input);
         },
-    });
-    return register_backend({
-        .name = "fake/sum",
-        .device = kFake,
-        .description = "a double sum on a simulated device",
-        .timing = Timing::device_events,
-        .cache = Cache::cold,
-        .devices = 1,
-        .supports_transfer = true,
-        .batches = true,
-        .traits = {.accumulator = Accumulator::f64, .order = Order::sequential, .reproducibility = Reproducibility::any_thread_count},
-        .element_types = {ElementType::f32, ElementType::f64},
-        .prepare = [parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return std::make_unique<TimedDeviceReduction>(*parts, input, options);
-        },
-        .device_info = [] { return DeviceInfo{.name = "Fake GPU", .peak_gbps = 100, .visible = log().visible}; },
-    });
-}();
+    },
+}));
 
 TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
     const SweepResult r = sweep({"--backend=fake", "--sizes=2^10,2^12", "--dtype=f32,f64", "--input=ones", "--include-transfer"});

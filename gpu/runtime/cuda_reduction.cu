@@ -1,5 +1,6 @@
 #include "gpu/runtime/cuda_reduction.cuh"
 
+#include <memory>
 #include <utility>
 
 #include "bench/device_timing.hpp"
@@ -10,19 +11,6 @@
 
 namespace shootout::cuda {
 namespace {
-
-// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
-// ResourceExhausted, so the harness skips the size instead of failing.
-template <class F>
-decltype(auto) naming_failures(const std::string& backend, F&& f) {
-    try {
-        return std::forward<F>(f)();
-    } catch (const ResourceExhausted& e) {
-        throw ResourceExhausted(backend + ": " + e.what());
-    } catch (const std::runtime_error& e) {
-        throw std::runtime_error(backend + ": " + e.what());
-    }
-}
 
 // One backend's DeviceSum as the timing layer's call: the empty sum, and the result's copy back.
 template <class Result>
@@ -57,53 +45,28 @@ private:
     bool to_host_ = false;
 };
 
-// The timing layer's Reduction, with the backend's name on every failure.
-class CudaReduction final : public Reduction {
-public:
-    CudaReduction(std::string name, const DeviceBackendParts& parts, Elements input, const PrepareOptions& options)
-        : name_(std::move(name)), timed_(parts, input, options) {}
-
-    std::optional<double> run() override { return naming_failures(name_, [&] { return timed_.run(); }); }
-    double run_batch(int calls) override { return naming_failures(name_, [&] { return timed_.run_batch(calls); }); }
-    double result() override { return naming_failures(name_, [&] { return timed_.result(); }); }
-
-private:
-    std::string name_;
-    TimedDeviceReduction timed_;
-};
-
 }  // namespace
 
 template <class Result>
 bool register_cuda_backend(CudaBackendSpec<Result> spec) {
     // The Backend's functions outlive this call and share the spec.
     auto shared = std::make_shared<const CudaBackendSpec<Result>>(std::move(spec));
-    auto parts = std::make_shared<const DeviceBackendParts>(DeviceBackendParts{
-        .make_queue = [] { return std::make_unique<CudaQueue>(); },
-        .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-            return std::make_unique<CudaCall<Result>>(*shared, static_cast<CudaQueue&>(queue), input);
-        },
-        .writes_input = shared->writes_input,
-    });
-    return register_backend({
+    return register_backend(device_backend({
         .name = shared->name,
         .device = kDevice,
         .description = shared->description,
-        .timing = Timing::device_events,
-        .cache = Cache::cold,
-        .devices = 1,
-        .supports_transfer = true,
-        .batches = true,
         .traits = shared->traits,
         .element_types = shared->element_types,
         .unavailable_reason = why_no_device,
-        .prepare = [shared, parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return naming_failures(shared->name, [&] {
-                return std::make_unique<CudaReduction>(shared->name, *parts, input, options);
-            });
-        },
         .device_info = device_info,
-    });
+        .parts = {
+            .make_queue = [] { return std::make_unique<CudaQueue>(); },
+            .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+                return std::make_unique<CudaCall<Result>>(*shared, static_cast<CudaQueue&>(queue), input);
+            },
+            .writes_input = shared->writes_input,
+        },
+    }));
 }
 
 template bool register_cuda_backend<float>(CudaBackendSpec<float>);

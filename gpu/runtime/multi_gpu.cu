@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench/device_timing.hpp"
 #include "gpu/runtime/cuda_api.hpp"
 #include "gpu/runtime/device.hpp"
 
@@ -102,7 +103,7 @@ public:
 
 private:
     double timed(int calls) {
-        try {
+        return naming_failures(spec_.name, [&] {
             const DeviceScope restore(0);
             for (auto& part : parts_) {
                 select_device(part->device);
@@ -131,11 +132,7 @@ private:
                 longest = std::max(longest, part->queue.elapsed_seconds());
             }
             return longest;
-        } catch (const ResourceExhausted& e) {
-            throw ResourceExhausted(spec_.name + ": " + e.what());
-        } catch (const std::runtime_error& e) {
-            throw std::runtime_error(spec_.name + ": " + e.what());
-        }
+        });
     }
 
     const MultiGpuSpec& spec_;
@@ -174,15 +171,11 @@ bool register_multi_gpu_backend(MultiGpuSpec spec) {
             if (options.gpus > visible_devices())
                 throw std::runtime_error(shared->name + ": " + std::to_string(options.gpus) + " GPUs asked for, " +
                                          std::to_string(visible_devices()) + " visible");
-            try {
+            return naming_failures(shared->name, [&] {
                 return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
                     return std::make_unique<MultiGpuReduction<T>>(*shared, values, options.gpus);
                 });
-            } catch (const ResourceExhausted& e) {
-                throw ResourceExhausted(shared->name + ": " + e.what());
-            } catch (const std::runtime_error& e) {
-                throw std::runtime_error(shared->name + ": " + e.what());
-            }
+            });
 #else
             (void)input, (void)options;
             throw std::logic_error(shared->name + ": prepared, but this build has no NCCL");

@@ -19,19 +19,6 @@ T kernel_info(const Kernel& kernel, cl_kernel_work_group_info what) {
     return value;
 }
 
-// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
-// ResourceExhausted, so the harness skips the size instead of failing.
-template <class F>
-decltype(auto) naming_failures(const std::string& backend, F&& f) {
-    try {
-        return std::forward<F>(f)();
-    } catch (const ResourceExhausted& e) {
-        throw ResourceExhausted(backend + ": " + e.what());
-    } catch (const std::runtime_error& e) {
-        throw std::runtime_error(backend + ": " + e.what());
-    }
-}
-
 // One backend's KernelSum as the timing layer's call, with the result's buffer and its copy back.
 class OpenCLCall final : public DeviceCall {
 public:
@@ -52,7 +39,10 @@ public:
         return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(host_out_)));
     }
 
-    std::string configuration() const { return sum_->configuration(); }
+    // The launch shape, and the cache the rotation defeats (OpenCL reports no L2: a floor stands in).
+    std::string configuration() const override {
+        return sum_->configuration() + " rotation_cache=" + std::to_string(queue_.cache_bytes() >> 20) + "MiB";
+    }
 
 private:
     std::size_t bytes() const { return kind_ == ResultKind::f64_bits ? 8 : 4; }
@@ -63,34 +53,6 @@ private:
     Buffer out_;
     std::unique_ptr<KernelSum> sum_;
     bool to_host_ = false;
-};
-
-// The timing layer's Reduction, with the backend's name on every failure and its launch shape.
-class OpenCLReduction final : public Reduction {
-public:
-    OpenCLReduction(std::shared_ptr<const OpenCLBackendSpec> spec, Elements input, const PrepareOptions& options)
-        : name_(spec->name), timed_(parts(std::move(spec)), input, options) {}
-
-    std::optional<double> run() override { return naming_failures(name_, [&] { return timed_.run(); }); }
-    double run_batch(int calls) override { return naming_failures(name_, [&] { return timed_.run_batch(calls); }); }
-    double result() override { return naming_failures(name_, [&] { return timed_.result(); }); }
-    std::string configuration() const override { return configuration_; }
-
-private:
-    DeviceBackendParts parts(std::shared_ptr<const OpenCLBackendSpec> spec) {
-        return {
-            .make_queue = [] { return std::make_unique<OpenCLQueue>(); },
-            .make_call = [this, spec](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-                auto call = std::make_unique<OpenCLCall>(*spec, static_cast<OpenCLQueue&>(queue), input);
-                configuration_ = call->configuration() + " rotation_cache=" + std::to_string(queue.cache_bytes() >> 20) + "MiB";
-                return call;
-            },
-        };
-    }
-
-    std::string name_;
-    std::string configuration_;
-    TimedDeviceReduction timed_;
 };
 
 }  // namespace
@@ -120,26 +82,24 @@ std::string build_options(const std::string& extra, const std::string& c_version
 
 bool register_opencl_backend(OpenCLBackendSpec spec) {
     auto shared = std::make_shared<const OpenCLBackendSpec>(std::move(spec));
-    return register_backend({
+    return register_backend(device_backend({
         .name = shared->name,
         .device = kDevice,
         .description = shared->description,
-        .timing = Timing::device_events,
-        .cache = Cache::cold,
-        .devices = 1,
-        .supports_transfer = true,
-        .batches = true,
         .traits = shared->traits,
         .element_types = shared->element_types,
         .unavailable_reason = [shared]() -> std::optional<std::string> {
             if (auto why = why_no_device()) return why;
             return shared->unavailable ? shared->unavailable() : std::nullopt;
         },
-        .prepare = [shared](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return naming_failures(shared->name, [&] { return std::make_unique<OpenCLReduction>(shared, input, options); });
-        },
         .device_info = device_info,
-    });
+        .parts = {
+            .make_queue = [] { return std::make_unique<OpenCLQueue>(); },
+            .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+                return std::make_unique<OpenCLCall>(*shared, static_cast<OpenCLQueue&>(queue), input);
+            },
+        },
+    }));
 }
 
 }  // namespace shootout::opencl

@@ -23,19 +23,6 @@ struct CallConstants {
 };
 static_assert(sizeof(CallConstants) == kPushConstantBytes);
 
-// Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
-// ResourceExhausted, so the harness skips the size instead of failing.
-template <class F>
-decltype(auto) naming_failures(const std::string& backend, F&& f) {
-    try {
-        return std::forward<F>(f)();
-    } catch (const ResourceExhausted& e) {
-        throw ResourceExhausted(backend + ": " + e.what());
-    } catch (const std::runtime_error& e) {
-        throw std::runtime_error(backend + ": " + e.what());
-    }
-}
-
 std::optional<std::string> why_unavailable(const VulkanBackendSpec& spec) {
     if (auto reason = why_no_device()) return reason;
     const DeviceFacts& facts = context().facts();
@@ -61,6 +48,7 @@ public:
         : queue_(queue),
           n_(input.size()),
           atomic_(spec.finish == Finish::atomic),
+          reduce_(spec.reduce),
           shape_(launch_shape(spec.reduce, n_)),
           slots_(queue.context(), std::uint64_t{shape_.workgroups} * sizeof(float), Buffer::Where::device),
           ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
@@ -97,32 +85,17 @@ public:
         return sum;
     }
 
+    std::string configuration() const override { return describe(shape_, reduce_); }
+
 private:
     VulkanQueue& queue_;
     std::size_t n_;
     bool atomic_;
+    WorkgroupReduce reduce_;
     LaunchShape shape_;
     Buffer slots_, ticket_, out_, host_out_;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
     bool to_host_ = false;
-};
-
-// The timing layer's Reduction, with the backend's name on every failure and its launch shape as
-// the row's configuration.
-class VulkanReduction final : public Reduction {
-public:
-    VulkanReduction(std::string name, std::string configuration, const DeviceBackendParts& parts, Elements input,
-                    const PrepareOptions& options)
-        : name_(std::move(name)), configuration_(std::move(configuration)), timed_(parts, input, options) {}
-
-    std::optional<double> run() override { return naming_failures(name_, [&] { return timed_.run(); }); }
-    double run_batch(int calls) override { return naming_failures(name_, [&] { return timed_.run_batch(calls); }); }
-    double result() override { return naming_failures(name_, [&] { return timed_.result(); }); }
-    std::string configuration() const override { return configuration_; }
-
-private:
-    std::string name_, configuration_;
-    TimedDeviceReduction timed_;
 };
 
 }  // namespace
@@ -146,32 +119,20 @@ LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n) {
 bool register_vulkan_backend(VulkanBackendSpec spec) {
     // The Backend's functions outlive this call and share the spec.
     auto shared = std::make_shared<const VulkanBackendSpec>(std::move(spec));
-    auto parts = std::make_shared<const DeviceBackendParts>(DeviceBackendParts{
-        .make_queue = [] { return std::make_unique<VulkanQueue>(); },
-        .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-            return std::make_unique<VulkanCall>(*shared, static_cast<VulkanQueue&>(queue), input);
-        },
-    });
-    return register_backend({
+    return register_backend(device_backend({
         .name = shared->name,
         .device = kDevice,
         .description = shared->description,
-        .timing = Timing::device_events,
-        .cache = Cache::cold,
-        .devices = 1,
-        .supports_transfer = true,
-        .batches = true,
         .traits = shared->traits,
-        .element_types = {ElementType::f32},
         .unavailable_reason = [shared] { return why_unavailable(*shared); },
-        .prepare = [shared, parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return naming_failures(shared->name, [&] {
-                return std::make_unique<VulkanReduction>(shared->name, describe(launch_shape(shared->reduce, input.size()), shared->reduce),
-                                                         *parts, input, options);
-            });
-        },
         .device_info = device_info,
-    });
+        .parts = {
+            .make_queue = [] { return std::make_unique<VulkanQueue>(); },
+            .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+                return std::make_unique<VulkanCall>(*shared, static_cast<VulkanQueue&>(queue), input);
+            },
+        },
+    }));
 }
 
 }  // namespace shootout::vulkan
