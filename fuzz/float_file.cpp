@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "bench/inputs.hpp"
 
@@ -33,12 +35,16 @@ const std::string& work_directory() {
 
 void read_as(const std::string& path, const std::uint8_t* data, std::size_t size) {
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    for (const auto& [part, parts] : {std::pair{0, 1}, std::pair{1, 3}}) {
-        try {
-            [[maybe_unused]] const auto values = shootout::read_float_file(path, part, parts);
-        } catch (const shootout::InputError&) {
-        } catch (const shootout::InputTooLarge&) {
-        }
+    // Whole and as a shard; with no --dtype, and with each type asked for (a raw file of that type,
+    // an .npy file that must agree).
+    const std::optional<shootout::ElementType> types[] = {std::nullopt, shootout::ElementType::f32, shootout::ElementType::f64};
+    for (const auto& [part, parts] : {std::pair{0, 1}, std::pair{1, 3}})
+        for (const auto& type : types) {
+            try {
+                [[maybe_unused]] const auto values = shootout::read_float_file(path, type, part, parts);
+            } catch (const shootout::InputError&) {
+            } catch (const shootout::InputTooLarge&) {
+            }
     }
 }
 
