@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "platform/joining_thread.hpp"
+
 namespace shootout {
 
 namespace {
@@ -155,7 +157,7 @@ ExactAccumulator exact_sum_of(std::span<const T> values) {
                                                         std::max(1u, std::thread::hardware_concurrency()));
     std::vector<ExactAccumulator> partial(threads);
     {
-        std::vector<std::jthread> workers;
+        std::vector<platform::JoiningThread> workers;
         const std::size_t share = (values.size() + threads - 1) / threads;
         for (std::size_t t = 0; t < threads; ++t) {
             const std::size_t begin = std::min(values.size(), t * share);

@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "platform/joining_thread.hpp"
 #include "cpu/backends/host_backend.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 #include "cpu/parallel/static_chunks.hpp"
@@ -16,7 +17,7 @@ namespace {
 // joined before it returns.
 template <class Task>
 void run_on_new_threads(int parts, Task& task) {
-    std::vector<std::jthread> threads;
+    std::vector<platform::JoiningThread> threads;
     threads.reserve(static_cast<std::size_t>(parts - 1));
     try {
         for (int part = 1; part < parts; ++part) threads.emplace_back(task, part);
