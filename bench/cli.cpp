@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <thread>
 
@@ -96,11 +99,23 @@ std::vector<int> parse_counts(std::string_view spec, std::string_view option, in
     return counts;
 }
 
+// The whole text as a decimal number ("1e16", "0.05", "inf"), in range. By strtod, as the
+// "C" locale reads it: libc++ 16 has no from_chars for double.
+bool parse_double(std::string_view text, double& value) {
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())) || text.front() == '+' ||
+        text.find_first_of("xX") != std::string_view::npos)
+        return false;
+    const std::string copy(text);
+    char* end = nullptr;
+    errno = 0;
+    value = std::strtod(copy.c_str(), &end);
+    return end == copy.c_str() + copy.size() && errno != ERANGE;
+}
+
 // ill:C's C: a number like 1e16, from kMinCondition to kMaxCondition.
 double parse_condition(std::string_view text) {
     double c = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), c);
-    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !(c >= kMinCondition && c <= kMaxCondition))
+    if (!parse_double(text, c) || !(c >= kMinCondition && c <= kMaxCondition))
         throw UsageError("--input=ill:C: '" + std::string(text) + "' is not a condition number from 1 to 1e40 (write e.g. ill:1e16)");
     return c;
 }
@@ -122,9 +137,7 @@ void check_benchmark_flag(const std::string& arg) {
         const bool iterations = value.ends_with('x');
         const std::string_view number = std::string_view(value).substr(0, value.size() - (iterations || value.ends_with('s')));
         double amount = 0;
-        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), amount);
-        const bool parsed = !number.empty() && error == std::errc{} && end == number.data() + number.size();
-        if (!parsed || !std::isfinite(amount) || amount <= 0 || (iterations && amount != std::floor(amount)))
+        if (!parse_double(number, amount) || !std::isfinite(amount) || amount <= 0 || (iterations && amount != std::floor(amount)))
             throw UsageError(key + ": '" + value + "' is not a positive time in seconds (like 0.05) or count of iterations (like 100x)");
     }
 }
