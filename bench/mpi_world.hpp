@@ -33,7 +33,7 @@ public:
     Session& operator=(const Session&) = delete;
 
 private:
-    bool initialised_ = false;
+    [[maybe_unused]] bool initialised_ = false;  // read only in a build with MPI
 };
 
 const World& world();
