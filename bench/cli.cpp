@@ -255,6 +255,7 @@ Options parse_command_line(const std::vector<std::string>& args) {
         if (key == "--help" || key == "-h") { no_value(); options.help = true; }
         else if (key == "--list") { no_value(); options.list = true; }
         else if (key == "--machine") { no_value(); options.machine = true; }
+        else if (key == "--version") { no_value(); options.version = true; }
         else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
         else if (key == "--backend") { need_value(); options.backends = value; }
         else if (key == "--sizes") {
@@ -298,6 +299,8 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --list             list every backend, available or not (with the reason), and exit
   --machine          print this machine's identity (host name and a hardware fingerprint, the
                      CSV's machine column and scripts/run.sh's results file name) and exit
+  --version          print the build's version (git describe --always --dirty when built; the
+                     CSV's version column) and exit
   --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.

@@ -52,6 +52,10 @@ int main(int argc, char** argv) {
             std::cout << shootout::machine_identity() << '\n';
             return 0;
         }
+        if (options.version) {
+            std::cout << shootout::build_version() << '\n';
+            return 0;
+        }
         const auto backends = shootout::select_backends(options.backends);
         const shootout::mpi::Session mpi_session(backends);
 

@@ -24,6 +24,7 @@ struct Options {
     bool include_transfer = false;
     bool list = false;
     bool machine = false;  // print machine_identity() and exit
+    bool version = false;  // print build_version() and exit
     bool help = false;
     std::string csv_path;
     std::string json_path;

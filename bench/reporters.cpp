@@ -84,6 +84,9 @@ Column text(const char* name, const std::string& value) { return {name, value, q
 Column whole(const char* name, std::uint64_t value) { return {name, std::to_string(value), std::to_string(value)}; }
 Column real(const char* name, double value, const char* csv_pattern) { return {name, format_number(csv_pattern, value), json_number(value)}; }
 
+// Decimal gigabytes of input read per joule of the device's energy, as gbps counts bytes.
+double gb_per_joule(const Measurement& m) { return static_cast<double>(m.bytes) * 1e-9 / *m.energy_j; }
+
 // The schema, in order (results/README.md documents each column). Columns are only ever appended.
 std::vector<Column> columns(const Measurement& m) {
     return {
@@ -102,6 +105,9 @@ std::vector<Column> columns(const Measurement& m) {
         whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
         text("pages", m.pages), text("configuration", m.configuration), text("dtype", std::string(to_string(m.dtype))),
         text("os", m.os),
+        {"energy_j", m.energy_j ? format_number("%.6g", *m.energy_j) : "", m.energy_j ? json_number(*m.energy_j) : "null"},
+        {"gb_per_j", m.energy_j ? format_number("%.6g", gb_per_joule(m)) : "", m.energy_j ? json_number(gb_per_joule(m)) : "null"},
+        text("version", m.version),
     };
 }
 
@@ -201,6 +207,7 @@ std::string progress_line(std::size_t index, std::size_t total, const Measuremen
     std::string more = m.gpus > 1 ? "  gpus=" + std::to_string(m.gpus) : "";
     if (m.dtype != ElementType::f32) more += "  dtype=" + std::string(to_string(m.dtype));
     if (m.ranks > 1) more += "  ranks=" + std::to_string(m.ranks);
+    if (m.energy_j) more += "  " + format_number("%.3g", gb_per_joule(m)) + " GB/J";
     return line + more;
 }
 
