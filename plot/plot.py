@@ -46,22 +46,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 
 import shootout_csv as sc  # noqa: E402
-import style  # noqa: E402
-from figures.accuracy_speed import plot_accuracy_speed  # noqa: E402
-from figures.dispatch_latency import LATENCY_FLOATS, plot_dispatch_latency  # noqa: E402
-from figures.error import plot_error  # noqa: E402
-from figures.gbps import plot_gbps  # noqa: E402
-from figures.gpu_timing import plot_gpu_timing  # noqa: E402
-from figures.hardware import plot_hardware  # noqa: E402
-from figures.ladder import DEFAULT_LADDER, plot_ladder  # noqa: E402
-from figures.scale_out import plot_scale_out  # noqa: E402
-from figures.scaling import plot_scaling  # noqa: E402
+from figures import FIGURES  # noqa: E402
+from figures.dispatch_latency import LATENCY_FLOATS  # noqa: E402
+from figures.ladder import DEFAULT_LADDER  # noqa: E402
+from report import write_report  # noqa: E402
 from summary import summary_markdown  # noqa: E402
+from tables import make_tables  # noqa: E402
 
 DEFAULT_LATENCY_GLOB = "results/latency/*.csv"
-# Every plot's file name: one this run did not draw is removed from the output directory.
-PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "scale_out",
-              "accuracy_speed"]
 
 
 def parse_args(argv=None):
@@ -122,23 +114,8 @@ def main(argv=None) -> int:
     if args.threads is not None:
         filters = (filters + f" --threads {args.threads}").strip()
     latency = read_latency(args)
-    traits = sc.backend_traits(pd.concat([raw, latency]) if not latency.empty else raw)
-    styles = style.make_styles(traits)
-    timed = sc.speed_rows(df, explicit_input=bool(args.input))
-    speed_all = sc.speed_table(timed, threads=args.threads)  # both timings
-    speed = sc.select_timing(speed_all, args.timing)
-    err = sc.error_table(sc.select_timing(df, args.timing), threads=args.threads)
-    # The ladder's backends have their own plot unless --backend asks for them.
-    if not args.backend:
-        speed_main = speed[~(sc.matches(speed["backend"], [args.ladder])
-                             & (speed["role"] == "reduction"))]
-        err = err[~sc.matches(err["backend"], [args.ladder])]
-        timed_main = timed[~(sc.matches(timed["backend"], [args.ladder])
-                             & (timed["role"] == "reduction"))]
-        speed_all_main = sc.speed_table(timed_main, threads=args.threads)
-    else:
-        speed_main, speed_all_main = speed, speed_all
-
+    tables = make_tables(df, args.timing, args.threads, explicit_input=bool(args.input), ladder=args.ladder,
+                         keep_ladder=bool(args.backend), latency=latency, latency_floats=args.latency_floats)
     out = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -150,26 +127,18 @@ def main(argv=None) -> int:
     if fallbacks:
         other = next(t for t in sc.TIMINGS if t != args.timing)
         notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
-    all_counts = sc.speed_table(timed, all_threads=True)
-    beaten = sc.beaten_ceilings(all_counts)
-    plot_gbps(speed_main, beaten, styles, traits, out, written)
-    plot_error(err, styles, traits, out, written)
-    notes.append(plot_hardware(speed_main, traits, out, written))
-    notes.append(plot_ladder(speed, speed_all, args.ladder, out, written))
-    notes.append(plot_gpu_timing(speed_all_main, traits, out, written))
-    notes.append(plot_scaling(all_counts, styles, traits, out, written))
-    notes.append(plot_dispatch_latency(latency, args.latency_floats, styles, traits, out, written))
-    scale_out = sc.scale_out(all_counts)
-    notes.append(plot_scale_out(scale_out, styles, traits, out, written))
-    notes.append(plot_accuracy_speed(sc.select_timing(df, args.timing), styles, out, written))
+    for figure in FIGURES:
+        notes.append(figure.draw(tables, out, written))
     summary = out / "summary.md"
-    summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing,
-                                        scale_out) + "\n")
+    summary.write_text(summary_markdown(tables, files, filters) + "\n")
     written.append(summary)
-    # A plot this run did not draw must not survive from an earlier run with other data.
-    for name in PLOT_NAMES:
+    report = out.parent / "report.html" if out == sc.default_out_dir() else out / "report.html"
+    write_report(df, report)
+    written.append(report)
+    # A figure this run did not draw must not survive from an earlier run with other data.
+    for figure in FIGURES:
         for ext in ("png", "svg"):
-            stale = out / f"{name}.{ext}"
+            stale = out / f"{figure.NAME}.{ext}"
             if stale not in written and stale.exists():
                 stale.unlink()
                 notes.append(f"removed {stale}: not drawn from this data")
