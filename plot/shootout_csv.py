@@ -556,9 +556,11 @@ def cost_model(speed: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------------
-# Families: the series that sum the same element type the same way (dtype, accumulator, order).
-# The overview figures draw the best of each, so that a panel holds a handful of lines.
-FAMILY = ["dtype", "accumulator", "order"]
+# Families: the series that sum the same element type in the same accumulator (dtype, accumulator);
+# the speed figures draw the fastest of each, so that a panel holds a handful of lines. Errors are
+# told apart by the order of the additions too, which bounds them with the accumulator.
+FAMILY = ["dtype", "accumulator"]
+ERROR_FAMILY = ["dtype", "accumulator", "order"]
 
 
 def one_device(df: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 import shootout_csv as sc
 import style
@@ -73,15 +73,20 @@ def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, 
         line = group[front].assign(y=y[front]).sort_values("gbps")
         ax.step(line["gbps"], line["y"], where="post", color="black", linewidth=1, alpha=0.6)
         ax.axhspan(floor / 3, floor * 3, color="tab:green", alpha=0.12)
-        ax.text(0.99, 0.02, "0 (exact)", transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5,
-                color="darkgreen")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        top = max(1.0, float(y.max()) * 3)
+        low, high = round(math.log10(floor)), math.ceil(math.log10(top))
+        step = max(1, math.ceil((high - low - 1) / 6))
+        ticks = [floor] + [10.0**k for k in range(high, low + 1, -step)][::-1]
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "0 (exact)" if v == floor else f"$10^{{{round(math.log10(v))}}}$"))
+        ax.yaxis.set_minor_locator(NullLocator())
         lo, hi = group["gbps"].min(), group["gbps"].max()
         ax.set_xlim(lo / 1.6, hi * 1.6)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
         ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:g}" if hi / lo < 20 and str(x)[0] in "25" else ""))
-        ax.set_ylim(floor / 3, max(1.0, float(y.max()) * 3))
+        ax.set_ylim(floor / 3, top)
         ax.set_xlabel("GB/s (log)")
         ax.set_ylabel("relative error (log)")
         ax.set_title(f"{group['label'].iloc[0]}: input {inp}", loc="left")

@@ -1,5 +1,5 @@
 """How does each way of summing lose accuracy as the input grows? Relative error against size, a
-panel per input distribution, one line per family (element type, accumulator, order): the series of
+panel per input distribution, one line per way of summing (element type, accumulator, order): the series of
 it measured most widely, its error the median over the machines that measured it (an algorithm's
 error depends on its order of additions, not on the machine). role=reduction series only. Exact
 zeros and NaNs get bands of their own below and above the log range."""
@@ -32,7 +32,7 @@ def families(err: pd.DataFrame, traits: pd.DataFrame) -> pd.DataFrame:
         bytes=("bytes", "last")).reset_index()
     merged = merged.join(traits[["accumulator", "order"]], on="series")
     points = merged.groupby(["series", "dtype", "accumulator", "order"]).size().rename("points").reset_index()
-    best = points.sort_values(["points", "series"], ascending=[False, True]).drop_duplicates(sc.FAMILY)
+    best = points.sort_values(["points", "series"], ascending=[False, True]).drop_duplicates(sc.ERROR_FAMILY)
     return merged[merged["series"].isin(best["series"])]
 
 

@@ -1,6 +1,6 @@
 """How fast is each way of summing, at each size? GB/s against size, a panel per machine and
 device (one GPU or none; multi-GPU rows are in scale_out, +h2d rows in the report), one line per
-family (element type, accumulator, order): its fastest series. With the ceiling (on GPUs the
+family (element type, accumulator): its fastest series. With the ceiling (on GPUs the
 roofline max(launch floor, bytes / best read)) and the theoretical peak."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def draw(t, out: Path, written: list[Path]) -> str | None:
     beaten = t.beaten.loc[t.beaten["beaten"], sc.BEATEN_KEY]
     roofs = sc.rooflines(t.speed_all)
     fig, axes = style.figure(len(panels), 1, ROW_HEIGHT, "GB/s against size: the fastest backend of each "
-                             "family (element type, accumulator, order)")
+                             "family (element type, accumulator)")
     for ax, (machine, device) in zip(axes[:, 0], panels):
         rows = speed[(speed["machine"] == machine) & (speed["device"] == device)]
         best = sc.best_of_families(rows)
