@@ -6,27 +6,28 @@
                         [--timing batched|isolated] [--ladder GLOB]
                         [--latency-csv CSV ...] [--latency-floats N]
 
-Writes under DIR (default results/plots), each plot as PNG and SVG:
-    gbps       GB/s against size, one line per series; CPU, GPU (and GPU incl. host->device copy)
-               panels per machine, with the role=ceiling backend and the theoretical peak
-    error      relative error against size, one panel per input distribution, per machine
-    hardware   each backend across machines: one line per machine
-    ladder     the backends matching --ladder (default cuda/ladder/*) at 2^20 and 2^30 elements,
-               with each step's speed-up
-    gpu_timing GPU microseconds per call, isolated against batched, for the ceiling and the four
-               reduction backends with the most rows
+Writes under DIR (default results/plots), each figure as PNG and SVG (plot/README.md, "What is
+drawn"; the list is figures.FIGURES):
+    gbps       GB/s against size: the fastest series of each family (element type, accumulator),
+               a panel per machine and device, with the ceiling (on GPUs the roofline
+               max(launch floor, bytes / best read)) and the theoretical peak
+    cost_model time per call against bytes with the fitted t = t0 + bytes / r_inf, per GPU
+    accuracy_speed  relative error against GB/s at 2^24 elements, the Pareto front labelled
+    error      relative error against size, a panel per input, one line per way of summing
+    hardware   the series measured on the most machines: one line per machine
     scaling    GB/s against thread count (only when a backend was run with several)
+    scale_out  GB/s against GPUs (nccl/*) and MPI ranks (mpi/*), with the ideal line
+    energy     GB per joule per backend (rows with energy: NVIDIA GPUs, batched)
+    ladder     the backends matching --ladder (default cuda/ladder/*) at 2^20 and 2^30 elements
+    gpu_timing GPU microseconds per call, isolated against batched
     dispatch_latency
                nanoseconds per call against threads on tiny inputs (--latency-floats per thread),
-               for the parallel CPU backends, from the --latency-csv files (default
-               results/latency/*.csv, written by accumulate_bench --sizes=per-thread:16)
-    scale_out  GB/s against GPUs (nccl/*) and against MPI ranks (mpi/*) at 2^24, 2^28 and 2^31
-               elements, with the ideal line (linear from the 1-GPU, 1-rank point); only when a
-               backend was run at several GPU or rank counts
-    accuracy_speed  relative error against GB/s, one labelled point per reduction backend, the Pareto
-               front outlined, per machine, for uniform and ill:1e16 at 2^24 elements
-    summary.md fastest and most accurate backend per machine, device, element type and size, and
-               the scale-out GB/s per count with the efficiency
+               from the --latency-csv files (default results/latency/*.csv)
+    summary.md fastest and most accurate backend per machine, device, element type and size, the
+               cost model's t0, r_inf and n_half, the reductions above their ceiling, and the
+               scale-out GB/s per count with the efficiency
+and report.html, every row in one self-contained interactive page: in results/ when DIR is the
+default, else in DIR.
 A series is a backend summing one element type (the dtype column; float32 where a file lacks it),
 named 'backend (dtype)' unless float32: two element types are never one line or one median.
 Each figure is drawn by its module in plot/figures/, the summary by plot/summary.py.
