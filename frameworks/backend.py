@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from handoff import Rules
+from handoff import NUMPY_TYPES, Rules
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,18 @@ class Traits:
     order: str  # sequential, pairwise, tree, ...: how the additions are arranged
     reproducibility: str  # none, per_thread_count, any_thread_count
     role: str = "reduction"
+
+
+ELEMENT_TYPES = tuple(NUMPY_TYPES)  # as the dtype column names them
+
+
+def in_element_type(order: str, reproducibility: str) -> dict[str, Traits]:
+    """The traits of a backend that sums in the element type itself, for every element type."""
+    return {dtype: Traits(dtype, order, reproducibility) for dtype in ELEMENT_TYPES}
+
+
+def for_every_type(traits: Traits) -> dict[str, Traits]:
+    return {dtype: traits for dtype in ELEMENT_TYPES}
 
 
 class ResourceExhausted(Exception):

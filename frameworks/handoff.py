@@ -24,7 +24,7 @@ MANIFEST = "inputs.json"  # bench/input_export.hpp: kInputManifest
 
 # The harness's element types as NumPy holds the .npy files it writes (bench/inputs.hpp:
 # npy_descriptor()).
-NUMPY_TYPES = {"f32": np.dtype("<f4"), "f64": np.dtype("<f8"), "f16": np.dtype("<f2")}
+NUMPY_TYPES = {"f32": np.dtype("<f4"), "f64": np.dtype("<f8")}
 
 
 class HandoffError(Exception):

@@ -7,7 +7,7 @@ from importlib import metadata
 
 import numpy as np
 
-from backend import Backend, Traits
+from backend import Backend, in_element_type
 from backends.cupy_sum import cupy_module, device_name, event_timed, why_no_device
 
 NAME = "cuda.compute/reduce_into"
@@ -48,7 +48,7 @@ def backends() -> list[Backend]:
                     "types at first call, temporary storage taken per call",
         timer="device_events",
         # The initial value's type is the accumulator's; reduce_into's default determinism is run to run.
-        traits={"f32": Traits("f32", "tree", "per_thread_count"), "f64": Traits("f64", "tree", "per_thread_count")},
+        traits=in_element_type("tree", "per_thread_count"),
         prepare=_prepare, unavailable_reason=_why_unavailable,
         configuration=lambda: f"cuda-cccl={metadata.version('cuda-cccl')} op=OpKind.PLUS h_init=0",
         device_name=device_name)]

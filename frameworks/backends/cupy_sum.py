@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from backend import Backend, ResourceExhausted, Traits
+from backend import Backend, ResourceExhausted, in_element_type
 from device_sum import EventTimedSum
 from measure import Rotation
 
@@ -116,7 +116,7 @@ def _backend(name: str, setting: list | None, description: str) -> Backend:
         name=name, device="cuda", description=description, timer="device_events",
         # CuPy's own reduction kernel and CUB's DeviceReduce both keep the running sum in the element
         # type, per thread, then over a fixed tree of warps and blocks; neither uses atomics.
-        traits={"f32": Traits("f32", "tree", "per_thread_count"), "f64": Traits("f64", "tree", "per_thread_count")},
+        traits=in_element_type("tree", "per_thread_count"),
         prepare=prepare, unavailable_reason=lambda: why_no_device(name), configuration=configuration,
         device_name=device_name)
 

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from backend import Backend, ResourceExhausted, Traits
+from backend import Backend, ResourceExhausted, in_element_type
 from device_sum import WallClockSum, driver_l2_cache_bytes
 from measure import Rotation
 
@@ -78,6 +78,6 @@ def backends() -> list[Backend]:
         timer="wall_clock_sync",
         # XLA keeps a float32 (float64) sum in float32 (float64), per thread, then over its reduction
         # tree; it does not promise the same bits run to run (only --xla_gpu_deterministic_ops does).
-        traits={"f32": Traits("f32", "tree", "none"), "f64": Traits("f64", "tree", "none")},
+        traits=in_element_type("tree", "none"),
         prepare=_prepare, unavailable_reason=_why_unavailable, configuration=_configuration,
         device_name=lambda: _gpu().device_kind)]

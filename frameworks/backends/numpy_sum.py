@@ -7,7 +7,7 @@ import platform
 
 import numpy as np
 
-from backend import Backend, Reduction, Traits
+from backend import Backend, Reduction, Traits, for_every_type, in_element_type
 
 # math.fsum iterates the array, one NumPy scalar per element: about 1 s a call at 2^24 elements on the
 # development VM, and a case makes a dozen calls or more. Larger inputs are left out, named (--fsum-max).
@@ -37,8 +37,7 @@ def backends(fsum_max: int = DEFAULT_FSUM_MAX) -> list[Backend]:
             timer="host_wall_clock", batches=False,
             # NumPy's add.reduce sums blocks of 128 in 8 lanes and combines the blocks pairwise
             # (loops_utils.h.src: pairwise_sum), in the array's own type.
-            traits={"f32": Traits("f32", "pairwise", "any_thread_count"),
-                    "f64": Traits("f64", "pairwise", "any_thread_count")},
+            traits=in_element_type("pairwise", "any_thread_count"),
             prepare=lambda values, rules: _HostSum(values, np.sum),
             unavailable_reason=lambda: None,
             configuration=lambda: numpy_version),
@@ -46,8 +45,7 @@ def backends(fsum_max: int = DEFAULT_FSUM_MAX) -> list[Backend]:
             name="numpy/math.fsum", device="cpu",
             description="math.fsum(x) on a NumPy array: Shewchuk's exact sum, rounded once to double, one thread",
             timer="host_wall_clock", batches=False,
-            traits={"f32": Traits("exact", "sequential", "any_thread_count"),
-                    "f64": Traits("exact", "sequential", "any_thread_count")},
+            traits=for_every_type(Traits("exact", "sequential", "any_thread_count")),
             prepare=lambda values, rules: _HostSum(values, math.fsum),
             unavailable_reason=lambda: None,
             configuration=lambda: f"python={platform.python_version()} {numpy_version}",

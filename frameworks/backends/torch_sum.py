@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from backend import Backend, ResourceExhausted, Traits
+from backend import Backend, ResourceExhausted, in_element_type
 from device_sum import EventTimedSum, driver_l2_cache_bytes
 from measure import Rotation
 
@@ -64,6 +64,6 @@ def backends() -> list[Backend]:
         timer="device_events",
         # PyTorch's CUDA reduce accumulates float in float and double in double (acc_type), per
         # thread then over a fixed tree of warps, blocks and a last block; no atomics.
-        traits={"f32": Traits("f32", "tree", "per_thread_count"), "f64": Traits("f64", "tree", "per_thread_count")},
+        traits=in_element_type("tree", "per_thread_count"),
         prepare=_prepare, unavailable_reason=_why_unavailable, configuration=_configuration,
         device_name=lambda: _torch().cuda.get_device_name())]
