@@ -56,8 +56,10 @@ Usage: python3 frameworks/accumulate_frameworks.py [options]
                      the measurement rules' settings, as accumulate_bench takes them
   --help             this text
 accumulate_bench's options that concern none of these rows (--threads, --gpus, --include-transfer,
---json, other --benchmark_* flags) are accepted and passed over, named. Exit status: 0 all ran; 1 something was unavailable
-for every selected backend, skipped or failed (each is named); 2 a bad command line or input.
+--json, other --benchmark_* flags) are accepted and passed over, named.
+
+Exit status: 0 all ran; 1 none of the selected backends can run here, something was skipped or
+failed, or (--require-available) one cannot run here, each named; 2 a bad command line or input.
 """
 
 FLAGS = ("--help", "-h", "--list", "--require-available", "--include-transfer")
@@ -79,10 +81,23 @@ def parse_seconds(key: str, value: str) -> float:
     return seconds
 
 
-def parse_command_line(args: list[str]) -> dict:
-    options = {"bench": DEFAULT_BENCH, "backend": "all", "harness": [], "csv": None, "list": False,
-               "require_available": False,
-               "fsum_max": DEFAULT_FSUM_MAX, "work_dir": None, "rules": {}, "passed_over": []}
+@dataclasses.dataclass
+class Options:
+    bench: Path = DEFAULT_BENCH
+    backend: str = "all"
+    harness: list = dataclasses.field(default_factory=list)  # the input options, passed to --write-input
+    csv: Path | None = None
+    show_list: bool = False
+    show_help: bool = False
+    require_available: bool = False
+    fsum_max: int = DEFAULT_FSUM_MAX
+    work_dir: str | None = None
+    rules: dict = dataclasses.field(default_factory=dict)  # the --benchmark_* settings, over the harness's
+    passed_over: list = dataclasses.field(default_factory=list)
+
+
+def parse_command_line(args: list[str]) -> Options:
+    options = Options()
     for arg in args:
         key, has_value, value = arg.partition("=")
         if key in FLAGS:
@@ -93,44 +108,44 @@ def parse_command_line(args: list[str]) -> dict:
         elif not value:
             raise UsageError(f"{key} needs a value: {key}=...")
         if key in ("--help", "-h"):
-            options["help"] = True
+            options.show_help = True
         elif key == "--list":
-            options["list"] = True
+            options.show_list = True
         elif key == "--require-available":
-            options["require_available"] = True
+            options.require_available = True
         elif key == "--bench":
-            options["bench"] = Path(value)
+            options.bench = Path(value)
         elif key == "--backend":
-            options["backend"] = value
+            options.backend = value
         elif key in HARNESS_INPUT_OPTIONS:
-            options["harness"].append(arg)
+            options.harness.append(arg)
         elif key == "--csv":
-            options["csv"] = Path(value)
+            options.csv = Path(value)
         elif key == "--work-dir":
-            options["work_dir"] = value
+            options.work_dir = value
         elif key == "--fsum-max":
             if not value.isdigit() or int(value) < 1:
                 raise UsageError(f"--fsum-max: '{value}' is not a whole number of elements")
-            options["fsum_max"] = int(value)
+            options.fsum_max = int(value)
         elif key == "--benchmark_repetitions":
             if not value.isdigit() or int(value) < 1:
                 raise UsageError(f"{key}: '{value}' would measure nothing: give 1 or more")
-            options["rules"]["repetitions"] = int(value)
+            options.rules["repetitions"] = int(value)
         elif key == "--benchmark_min_time":
             if value.endswith("x"):
                 if not value[:-1].isdigit() or int(value[:-1]) < 1:
                     raise UsageError(f"{key}: '{value}' is not a count of calls like 100x")
-                options["rules"]["fixed_iterations"] = int(value[:-1])
+                options.rules["fixed_iterations"] = int(value[:-1])
             else:
-                options["rules"]["min_time_s"] = parse_seconds(key, value)
+                options.rules["min_time_s"] = parse_seconds(key, value)
         elif key == "--benchmark_min_warmup_time":
-            options["rules"]["min_warmup_s"] = parse_seconds(key, value) if value not in ("0", "0s") else 0.0
+            options.rules["min_warmup_s"] = parse_seconds(key, value) if value not in ("0", "0s") else 0.0
         elif key == "--benchmark_enable_random_interleaving":
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise UsageError(f"{key}: '{value}' is not true or false")
-            options["rules"]["interleave"] = value.lower() in ("true", "1", "yes")
+            options.rules["interleave"] = value.lower() in ("true", "1", "yes")
         elif key in NOT_FOR_FRAMEWORKS or key.startswith("--benchmark_"):
-            options["passed_over"].append(arg)
+            options.passed_over.append(arg)
         else:
             raise UsageError(f"unknown option '{arg}' (see --help)")
     return options
@@ -203,15 +218,15 @@ def plan(backends: list[Backend], item: handoff.Input, rules: handoff.Rules, out
     return cases
 
 
-def run(options: dict) -> int:
-    backends, unmatched = select(all_backends(options["fsum_max"]), options["backend"])
+def run(options: Options) -> int:
+    backends, unmatched = select(all_backends(options.fsum_max), options.backend)
     for pattern in unmatched:
         print(f"--backend: '{pattern}' names no framework backend (accumulate_bench's backends run there); passed over")
-    for arg in options["passed_over"]:
+    for arg in options.passed_over:
         print(f"{arg.split('=')[0]}: concerns no framework row; passed over")
     if not backends:
         print("no framework backend selected; the framework backends: "
-              + ", ".join(b.name for b in all_backends(options["fsum_max"])))
+              + ", ".join(b.name for b in all_backends(options.fsum_max)))
         return 0
     runnable = []
     for backend in backends:
@@ -223,15 +238,15 @@ def run(options: dict) -> int:
     if not runnable:
         print("accumulate_frameworks: none of the selected framework backends can run here (see above)", file=sys.stderr)
         return 1
-    missing = len(runnable) < len(backends) and options["require_available"]
+    missing = len(runnable) < len(backends) and options.require_available
     if missing:
         print("accumulate_frameworks: --require-available: some selected backends cannot run here (see above)",
               file=sys.stderr)
 
-    with tempfile.TemporaryDirectory(prefix="accumulate-frameworks-", dir=options["work_dir"]) as directory:
-        given = handoff.write_inputs(options["bench"], Path(directory), options["harness"])
-        rules = dataclasses.replace(given.rules, **options["rules"])
-        csv = rows.CsvFile(options["csv"], given.columns) if options["csv"] else None
+    with tempfile.TemporaryDirectory(prefix="accumulate-frameworks-", dir=options.work_dir) as directory:
+        given = handoff.write_inputs(options.bench, Path(directory), options.harness)
+        rules = dataclasses.replace(given.rules, **options.rules)
+        csv = rows.CsvFile(options.csv, given.columns) if options.csv else None
         status = 1 if given.skipped_inputs or missing else 0
         per_input = [plan(runnable, item, rules, sys.stdout) for item in given.inputs]
         total, done = sum(len(cases) for cases in per_input), 0
@@ -273,11 +288,11 @@ def run(options: dict) -> int:
 def main() -> int:
     try:
         options = parse_command_line(sys.argv[1:])
-        if options.get("help"):
+        if options.show_help:
             print(USAGE, end="")
             return 0
-        if options["list"]:
-            list_backends(all_backends(options["fsum_max"]))
+        if options.show_list:
+            list_backends(all_backends(options.fsum_max))
             return 0
         return run(options)
     except (UsageError, handoff.HandoffError, rows.RowError) as e:

@@ -41,15 +41,15 @@ def rotation_layout(rules: Rules, nbytes: int, cache_bytes: int) -> tuple[int, i
 class Rotation:
     """The copies of one input on a device, taken in turn (bench/device_timing.cpp: RotatingInput)."""
 
-    def __init__(self, copies: list):
-        self.copies, self.count, self._next = copies, len(copies), 0
+    def __init__(self, count: int, copy: Callable[[int], object]):
+        self.count, self._copy, self._next = count, copy, 0
 
     @classmethod
     def in_one_buffer(cls, values: np.ndarray, rules: Rules, cache_bytes: int,
                       new_buffer: Callable[[int], object], upload: Callable[[object, np.ndarray], None],
                       copy: Callable[[object, object], None]) -> "Rotation":
-        """Copies in one device buffer (new_buffer(elements)), copy_alignment apart, made by doubling:
-        each copy duplicates every copy made so far."""
+        """Copies in one device buffer (new_buffer(elements)), copy_alignment apart, made by doubling
+        (each copy duplicates every copy made so far); a call's copy is a view, made when it is taken."""
         stride_bytes, count = rotation_layout(rules, values.nbytes, cache_bytes)
         stride, n = stride_bytes // values.itemsize, values.size
         buffer = new_buffer(stride * count)
@@ -59,16 +59,19 @@ class Rotation:
             more = min(made, count - made)
             copy(buffer[made * stride:(made + more) * stride], buffer[:more * stride])
             made += more
-        return cls([buffer[k * stride:k * stride + n] for k in range(count)])
+        return cls(count, lambda k: buffer[k * stride:k * stride + n])
 
     @classmethod
-    def separate(cls, values: np.ndarray, rules: Rules, cache_bytes: int, put: Callable[[np.ndarray], object]) -> "Rotation":
-        """Copies as arrays of their own, put(values) each, for a framework whose calls take no views."""
+    def separate(cls, values: np.ndarray, rules: Rules, cache_bytes: int,
+                 put_all: Callable[[np.ndarray, int], list]) -> "Rotation":
+        """Copies as arrays of their own, put_all(values, count) making them, for a framework whose
+        calls take no views."""
         _, count = rotation_layout(rules, values.nbytes, cache_bytes)
-        return cls([put(values) for _ in range(count)])
+        copies = put_all(values, count)
+        return cls(count, copies.__getitem__)
 
     def next(self):
-        copy = self.copies[self._next]
+        copy = self._copy(self._next)
         self._next = (self._next + 1) % self.count
         return copy
 

@@ -48,10 +48,9 @@ def _prepare(values: np.ndarray, rules):
     gpu = _gpu()
     ordinal = getattr(gpu, "local_hardware_id", None)
     try:
+        # one device_put of the list: a transfer per copy, without a Python call per copy
         copies = Rotation.separate(values, rules, driver_l2_cache_bytes(gpu.id if ordinal is None else ordinal),
-                                   put=lambda host: jax.device_put(host, gpu))
-        for copy in copies.copies:
-            copy.block_until_ready()
+                                   put_all=lambda host, count: jax.block_until_ready(jax.device_put([host] * count, gpu)))
     except Exception as e:  # XlaRuntimeError
         if "RESOURCE_EXHAUSTED" in str(e):
             raise ResourceExhausted(f"jax/sum: {e}") from None

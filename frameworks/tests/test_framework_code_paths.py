@@ -159,7 +159,8 @@ def test_jax_sum(monkeypatch):
     jnp = module(monkeypatch, "jax.numpy", sum=lambda x: device(np.sum(x)))
     module(monkeypatch, "jaxlib", __version__="0.0")
     module(monkeypatch, "jax", __version__="0.0", numpy=jnp, devices=lambda kind: [gpu], jit=lambda f: f,
-           device_put=lambda host, where: device(host), config=types.SimpleNamespace(update=lambda *a: None))
+           device_put=lambda hosts, where: [device(host) for host in hosts], block_until_ready=lambda x: x,
+           config=types.SimpleNamespace(update=lambda *a: None))
     monkeypatch.setattr(jax_sum, "_jitted_sum", [])
     monkeypatch.setattr(jax_sum, "driver_l2_cache_bytes", lambda ordinal: L2)
     monkeypatch.setenv("XLA_PYTHON_CLIENT_PREALLOCATE", "false")

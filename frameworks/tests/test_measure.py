@@ -46,16 +46,18 @@ def test_every_rotated_copy_holds_the_input_and_calls_take_them_in_turn(n):
     seen = [rotation.next() for _ in range(2 * rotation.count)]
     for copy in seen:
         assert copy.tobytes() == values.tobytes()
-    assert len({c.ctypes.data for c in seen}) == rotation.count
-    assert all(seen[k] is seen[k + rotation.count] for k in range(rotation.count))
-    assert all(c.ctypes.data % RULES.copy_alignment == seen[0].ctypes.data % RULES.copy_alignment for c in seen)
+    addresses = [c.ctypes.data for c in seen]
+    assert len(set(addresses)) == rotation.count
+    assert addresses[:rotation.count] == addresses[rotation.count:]  # in turn, from the first again
+    assert all((a - addresses[0]) % RULES.copy_alignment == 0 for a in addresses)
 
 
-def test_separate_copies_are_one_put_each():
-    puts = []
-    rotation = measure.Rotation.separate(np.ones(1000, np.float32), RULES, 1 << 14, put=lambda v: puts.append(v) or len(puts))
-    assert rotation.count == len(puts) == -(-(4 << 14) // 4096)
-    assert [rotation.next() for _ in range(3)] == [1, 2, 3]
+def test_separate_copies_are_made_at_once_and_taken_in_turn():
+    asked = []
+    rotation = measure.Rotation.separate(np.ones(1000, np.float32), RULES, 1 << 14,
+                                         put_all=lambda v, count: asked.append(count) or list(range(count)))
+    assert asked == [rotation.count] == [-(-(4 << 14) // 4096)]
+    assert [rotation.next() for _ in range(rotation.count + 1)] == list(range(rotation.count)) + [0]
 
 
 def test_iteration_count_grows_as_google_benchmark_predicts():
@@ -200,7 +202,7 @@ def test_a_host_backend_is_timed_by_the_host_clock_around_its_calls():
 
 def test_wall_clock_regions_wait_for_every_result():
     waited = []
-    copies = measure.Rotation([np.float32(1), np.float32(2)])
+    copies = measure.Rotation(2, [np.float32(1), np.float32(2)].__getitem__)
     reduction = WallClockSum(copies, call=lambda x: x * 2, wait=waited.append, read=float, release=lambda: None)
     assert reduction.run_batch(3) >= 0
     assert waited == [[2.0, 4.0, 2.0]] and reduction.result() == 2.0

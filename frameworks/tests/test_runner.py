@@ -86,7 +86,7 @@ def test_required_backends_that_cannot_run_make_the_status_1(bench, monkeypatch,
     captured = capsys.readouterr()
     assert "unavailable here: torch/sum: PyTorch is not installed" in captured.out and "numpy/sum  " in captured.out
     assert "--require-available: some selected backends cannot run here" in captured.err
-    options["require_available"] = False
+    options.require_available = False
     assert runner.run(options) == 0
 
 
