@@ -271,8 +271,11 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--dtype") { need_value(); options.dtypes = parse_dtypes(value); options.dtype_given = true; }
         else if (key == "--csv") { need_value(); options.csv_path = value; }
         else if (key == "--json") { need_value(); options.json_path = value; }
+        else if (key == "--write-input") { need_value(); options.write_input = value; }
         else throw UsageError("unknown option '" + arg + "' (see --help)");
     }
+    if (!options.write_input.empty() && (!options.csv_path.empty() || !options.json_path.empty()))
+        throw UsageError("--write-input writes the inputs, not measurements: leave out --csv and --json");
     if (!options.input.file.empty()) {
         if (sizes_given) throw UsageError("--sizes cannot be combined with --input=file:PATH: the file's length is the size");
         if (options.dtypes.size() > 1)
@@ -333,6 +336,10 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      One run writes a path at a time: a second run naming it stops (exit status 2).
                      Both take a regular file or a new name (no FIFOs or devices, /dev/null
                      included), never one file for both or the input file.
+  --write-input=DIR  measure nothing: write each input the sweep would sum (--sizes, --dtype,
+                     --input, --seed) to DIR as an .npy file, and DIR/inputs.json with each one's
+                     exact sum, the CSV columns, this machine and the measurement rules, for the
+                     framework runner (README.md, "Framework rows")
   --help             this text
 
 What is measured, per (backend, size, element type, input, threads, timing): the measurement rules are stated

@@ -28,6 +28,7 @@ struct Options {
     bool help = false;
     std::string csv_path;
     std::string json_path;
+    std::string write_input;  // --write-input=DIR: write the inputs and their exact sums there instead of measuring
     std::vector<std::string> benchmark_flags;  // --benchmark_* flags, passed on to Google Benchmark
 };
 
