@@ -1,12 +1,15 @@
-# Writes OUTPUT, a C++ source defining shootout::build_version(): `git describe --always --dirty` of
-# SOURCE_DIR, or "unknown" where that is no git work tree (a source archive) or git is missing.
+# Writes OUTPUT, a C++ source defining shootout::build_version(): VERSION when given (a copy of the
+# sources without .git, built elsewhere: the git describe of what was copied), else
+# `git describe --always --dirty` of SOURCE_DIR, else "unknown" (no git work tree, or no git).
 # Run at configure time and again before every build (the shootout_version target); the file is
 # rewritten only when the text changes, so a build recompiles it only when HEAD or the tree's dirty
 # state did.
-#   cmake -DSOURCE_DIR=DIR -DOUTPUT=FILE -P version.cmake
+#   cmake -DSOURCE_DIR=DIR -DOUTPUT=FILE [-DVERSION=TEXT] -P version.cmake
 set(version "unknown")
 find_package(Git QUIET)
-if(GIT_FOUND)
+if(VERSION)
+  set(version "${VERSION}")
+elseif(GIT_FOUND)
   execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" rev-parse --show-toplevel
                   OUTPUT_VARIABLE top RESULT_VARIABLE not_git OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   # Only the tree the sources are in: a source archive unpacked inside some other repository is not it.

@@ -1,4 +1,4 @@
-# cmake/version.cmake on scratch trees: "unknown" outside git, the commit's hash in a clean work
+# cmake/version.cmake on scratch trees: "unknown" outside git (VERSION where given), the commit's hash in a clean work
 # tree, "-dirty" once a tracked file changes, a new hash after a commit; and the file is not written
 # again while its text stays the same (a read-only copy survives a second run).
 #   cmake -DSCRIPT=cmake/version.cmake -DWORK=DIR -P version_test.cmake
@@ -8,7 +8,7 @@ file(MAKE_DIRECTORY "${WORK}/plain" "${WORK}/repo")
 set(out "${WORK}/version.cpp")
 
 function(version_of dir expected)
-  execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${dir} -DOUTPUT=${out} -P ${SCRIPT} RESULT_VARIABLE failed ERROR_VARIABLE error)
+  execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${dir} -DOUTPUT=${out} ${ARGN} -P ${SCRIPT} RESULT_VARIABLE failed ERROR_VARIABLE error)
   if(failed)
     message(FATAL_ERROR "version.cmake failed on ${dir}: ${error}")
   endif()
@@ -28,6 +28,7 @@ function(git)
 endfunction()
 
 version_of("${WORK}/plain" "unknown")
+version_of("${WORK}/plain" "v1.2-3-gabcdef0-dirty" -DVERSION=v1.2-3-gabcdef0-dirty)  # a copy, built elsewhere
 
 git(init -q)
 file(WRITE "${WORK}/repo/a.txt" "one\n")
