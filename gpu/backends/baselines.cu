@@ -50,13 +50,13 @@ private:
     DeviceBuffer<float> copy_;
 };
 
-[[maybe_unused]] const bool registered_read = register_cuda_backend<float>({
+[[maybe_unused]] const bool registered_read = register_cuda_backend({
     .name = "cuda/baseline/read",
     .description = "achievable read bandwidth: one launch of 16-byte loads, float adds, one atomicAdd per block (order not fixed)",
     .traits = kAtomicBlocks(Role::ceiling),
     .make = [](std::size_t n, ElementType) { return std::make_unique<ReadAll>(n); },
 });
-[[maybe_unused]] const bool registered_copy = register_cuda_backend<float>({
+[[maybe_unused]] const bool registered_copy = register_cuda_backend({
     .name = "cuda/baseline/copy",
     .description = "cudaMemcpyAsync device to device: GB/s counts the input once, the copy moves twice that; result NaN (no sum)",
     .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::reference_copy},

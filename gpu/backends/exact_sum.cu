@@ -29,12 +29,12 @@ private:
     exact_agent::ExactLaunch<T, RoundTo> launch_;
 };
 
-[[maybe_unused]] const bool registered = register_cuda_backend<double>({
+[[maybe_unused]] const bool registered = register_cuda_backend({
     .name = "cuda/exact",
     .description = "exact sum rounded once: fixed-point window in registers, other floats (every double) into per-thread "
                    "superaccumulator digits in shared memory, integer atomics across blocks, last block rounds",
     .traits = kFixedTree(Accumulator::exact),
-    .make = [](std::size_t n, ElementType type) -> std::unique_ptr<AnyDeviceSum<double>> {
+    .make = [](std::size_t n, ElementType type) -> std::unique_ptr<AnyDeviceSum> {
         if (type == ElementType::f64) return std::make_unique<ExactSum<double>>(n);
         return std::make_unique<ExactSum<float>>(n);
     },
