@@ -56,6 +56,8 @@ std::string_view to_string(Cache cache);
 enum class Accumulator {
     f32,              // float additions
     f64,              // each float widened, double additions
+    f16,              // float16 additions, each rounded to float16: a 16-bit running total of float16 input
+    bf16,             // bfloat16 additions, each rounded to bfloat16
     compensated_f32,  // float sum plus a float compensation (Kahan, Neumaier, TwoSum)
     compensated_f64,  // double sum plus a double compensation
     exact,            // the exact sum, rounded once

@@ -44,8 +44,7 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
     try {
         HostArray values(type, shard.size());
-        if (type == ElementType::f64) fill(values.values<double>(), spec, n, shard.begin);
-        else fill(values.values<float>(), spec, n, shard.begin);
+        values.visit([&](auto out) { fill(out, spec, n, shard.begin); });
         return values;
     } catch (const std::bad_alloc&) {
         err << "skipping " << input_name(n, type) << ": allocating " << gib(bytes) << " of host memory failed\n";

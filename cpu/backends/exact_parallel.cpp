@@ -61,7 +61,7 @@ private:
     .traits = {.accumulator = Accumulator::exact, .order = Order::thread_chunks, .reproducibility = Reproducibility::any_thread_count},
     .element_types = {ElementType::f32, ElementType::f64},
     .prepare = [](Elements input, const PrepareOptions& options) {
-        return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
+        return input.visit<float, double>([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
             return std::make_unique<ExactPoolReduction<T>>(values, options.threads);
         });
     },

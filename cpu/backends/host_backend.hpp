@@ -26,15 +26,6 @@ inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role:
 
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
-// f(input.as<T>()) for the one of T, Rest... that input holds. The harness prepares a backend only
-// with a type it declares: input of none of them is a bug, and the last as<T>() throws saying so.
-template <class T, class... Rest, class F>
-auto with_element_type(Elements input, F&& f) {
-    if constexpr (sizeof...(Rest) > 0)
-        if (input.type() != element_type_of<T>) return with_element_type<Rest...>(input, f);
-    return f(input.as<T>());
-}
-
 // A sum that owns the placed copy it reads, and passes on sum's configuration() where it has one.
 template <class T, class Sum>
 struct PlacedSum {
@@ -76,7 +67,7 @@ Backend serial_backend(std::string name, std::string description, Traits traits,
         .element_types = {element_type_of<T>, element_type_of<Rest>...},
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [sum](Elements input, const PrepareOptions&) {
-            return with_element_type<T, Rest...>(input, [&](auto typed) {
+            return input.template visit<T, Rest...>([&](auto typed) {
                 return make_serial_reduction(typed, [sum](auto x) { return sum(x.data(), x.size()); });
             });
         },
@@ -109,7 +100,7 @@ Backend parallel_backend(std::string name, std::string description, Traits trait
         .element_types = {element_type_of<T>, element_type_of<Rest>...},
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [make](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return with_element_type<T, Rest...>(input, [&](auto typed) { return make(typed, options.threads); });
+            return input.template visit<T, Rest...>([&](auto typed) { return make(typed, options.threads); });
         },
     };
 }
