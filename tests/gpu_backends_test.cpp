@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <span>
 #include <type_traits>
@@ -24,6 +25,21 @@ std::vector<const Backend*> cuda_backends() {
     for (const auto& b : registered_backends())
         if (b.device == cuda::kDevice && !b.multi_gpu && !b.distributed) list.push_back(&b);
     return list;
+}
+
+// Integers whose every partial sum, in any order, the backend's accumulator for T holds exactly
+// (exact_up_to): small integers of T's magnitude where n of them allow it, else -1, 0 or 1 at every
+// stride-th element and zeros between, at most exact_up_to of them, so that a 16-bit accumulator
+// too must return the exact sum however long the input.
+template <class T>
+std::vector<T> exact_integers(const Backend& backend, std::size_t n, unsigned seed) {
+    const double most = exact_up_to(backend.traits_for(element_type_of<T>).accumulator);
+    if (static_cast<double>(n) * kExactMagnitude<T> <= most) return small_integers<T>(n, kExactMagnitude<T>, seed);
+    const auto stride = static_cast<std::size_t>(std::ceil(static_cast<double>(n) / most));
+    std::vector<T> v = small_integers<T>(n, 1, seed);
+    for (std::size_t i = 0; i < n; ++i)
+        if (i % stride != 0) v[i] = T(0);
+    return v;
 }
 
 class EveryCudaBackend : public ::testing::TestWithParam<const Backend*> {
@@ -55,19 +71,19 @@ TEST_P(EveryCudaBackend, EmptyIsZero) {
 // (scripts/gpu_check.sh).
 TEST_P(EveryCudaBackend, ExactOnSmallAndOddSizes) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto data = small_integers<T>(1000003 + 3, kExactMagnitude<T>, 1);
+        const auto data = exact_integers<T>(backend(), 1000003 + 3, 1);
         for (std::size_t n : {1u, 31u, 1000u, 1000003u})
             for (std::size_t offset : {0u, 1u, 3u}) expect_exact(std::span<const T>(data).subspan(offset, n));
     });
 }
 
 TEST_P(EveryCudaBackend, ExactOn2To24Plus5) {
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { expect_exact<T>(small_integers<T>((1u << 24) + 5, 1, 2)); });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { expect_exact<T>(exact_integers<T>(backend(), (1u << 24) + 5, 2)); });
 }
 
 TEST_P(EveryCudaBackend, ExactWithHostToDeviceTransfer) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        expect_exact<T>(small_integers<T>(1000003, kExactMagnitude<T>, 3), true);
+        expect_exact<T>(exact_integers<T>(backend(), 1000003, 3), true);
     });
 }
 
@@ -91,6 +107,10 @@ TEST_P(EveryCudaBackend, ExactAbove2To31Elements) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
         const std::vector<T>& data = above_2_to_31<T>();
         const double exact = static_cast<double>((data.size() - 1000 + 256) / 257 + 1000);
+        if (exact > exact_up_to(backend().traits_for(element_type_of<T>).accumulator)) {
+            std::cout << "[ SKIPPED  ] " << to_string(element_type_of<T>) << ": its accumulator cannot hold " << exact << '\n';
+            return;
+        }
         try {
             EXPECT_EQ(device_sum(backend(), std::span<const T>(data)), exact);
         } catch (const ResourceExhausted& e) {
@@ -99,13 +119,16 @@ TEST_P(EveryCudaBackend, ExactAbove2To31Elements) {
     });
 }
 
-// The bound the backend's traits for the type promise (tests/error_bounds.hpp).
+// The bound the backend's traits for the type promise (tests/error_bounds.hpp): 2^22 + 3 elements, or
+// for a 16-bit accumulator of unit roundoff u, 1 / (16 u) of them, where the bound still says
+// something.
 TEST_P(EveryCudaBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto v = uniform_values<T>((1 << 22) + 3, 5);
-        const ExactAccumulator s = exact_sum_of(v);  // all positive: sum |x| = S
         const Traits& traits = backend().traits_for(element_type_of<T>);
+        const double u = bounds::unit_roundoff(traits.accumulator);
+        const auto v = uniform_values<T>(u > bounds::kFloatU ? static_cast<std::size_t>(1 / (16 * u)) : (1u << 22) + 3, 5);
+        const ExactAccumulator s = exact_sum_of(v);  // all positive: sum |x| = S
         const double bound =
             bounds::for_traits(traits, {.n = v.size(), .abs_sum = s.round(), .exact = s.round(), .threads = 1}).value();
         ASSERT_TRUE(std::isfinite(bound));
@@ -136,7 +159,7 @@ TEST_P(EveryCudaBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
 TEST_P(EveryCudaBackend, BatchedCallsSumTheInputEachTime) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto data = small_integers<T>(1000003, kExactMagnitude<T>, 4);
+        const auto data = exact_integers<T>(backend(), 1000003, 4);
         auto reduction = backend().prepare(std::span<const T>(data), {.batch = 5});
         for (int batch = 0; batch < 3; ++batch) {
             const double seconds = reduction->run_batch(5);
@@ -179,7 +202,8 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryCudaBackend, ::testing::ValuesIn(cuda_ba
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryCudaBackend);
 
 // The backends that take every element type, and what they accumulate each in: double for
-// float64 input, float (or Kahan float) for the others unless the backend says double.
+// float64 input, float (or Kahan float) for the others unless the backend says double; and the one
+// that keeps 16-bit input in 16 bits.
 TEST(CudaElementTypes, EveryTypeWithTheAccumulatorItsTraitsName) {
     if (const auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
     struct Expected {
@@ -203,6 +227,12 @@ TEST(CudaElementTypes, EveryTypeWithTheAccumulatorItsTraitsName) {
                 << name << " " << to_string(type);
         }
     }
+    // CUB kept in the 16-bit type, for the 16-bit types only.
+    const Backend* acc16 = find_backend("cuda/cub-acc16");
+    ASSERT_NE(acc16, nullptr);
+    EXPECT_EQ(acc16->element_types, (std::vector{ElementType::f16, ElementType::bf16}));
+    EXPECT_EQ(acc16->traits_for(ElementType::f16).accumulator, Accumulator::f16);
+    EXPECT_EQ(acc16->traits_for(ElementType::bf16).accumulator, Accumulator::bf16);
 }
 
 TEST(CudaBuild, SaysWhyItHasNoCudaBackends) {

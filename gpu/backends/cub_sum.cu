@@ -1,12 +1,15 @@
 // cub::DeviceReduce with its temporary storage sized and allocated once, before timing, and a 64-bit
-// item count (CCCL 3 picks 64-bit offsets for it, so 2^31 and more elements work). Float and double
-// are summed in their own type (DeviceReduce::Sum); the 16-bit types in float, each element widened
-// as CUB loads it (DeviceReduce::TransformReduce).
+// item count (CCCL 3 picks 64-bit offsets for it, so 2^31 and more elements work). cuda/cub sums
+// float and double in their own type (DeviceReduce::Sum) and the 16-bit types in float, each element
+// widened as CUB loads it (DeviceReduce::TransformReduce), as frameworks do; cuda/cub-acc16 sums the
+// 16-bit types in their own type (DeviceReduce::Sum: every addition rounded to 16 bits), to show
+// what that costs.
 #include <cub/device/device_reduce.cuh>
 
 #include <cuda/std/functional>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 
 #include "gpu/primitives/element_vector.cuh"
@@ -51,7 +54,7 @@ private:
     DeviceBuffer<unsigned char> temp_;
 };
 
-[[maybe_unused]] const bool registered = register_cuda_backend({
+[[maybe_unused]] const bool registered_default = register_cuda_backend({
     .name = "cuda/cub",
     .description = "cub::DeviceReduce, temporary storage allocated once before timing; double accumulation for f64 input, float "
                    "otherwise",
@@ -64,6 +67,20 @@ private:
         });
     },
     .element_types = {std::begin(kElementTypes), std::end(kElementTypes)},
+});
+
+[[maybe_unused]] const bool registered_16 = register_cuda_backend({
+    .name = "cuda/cub-acc16",
+    .description = "cub::DeviceReduce::Sum of float16 or bfloat16 kept in the element type: every addition rounded to 16 bits",
+    .traits = kFixedTree(Accumulator::f16),
+    .traits_by_type = {{ElementType::bf16, kFixedTree(Accumulator::bf16)}},
+    .make = [](std::size_t n, ElementType type) {
+        return with_device_type(type, [n]<class In>(std::type_identity<In>) -> std::unique_ptr<AnyDeviceSum> {
+            if constexpr (kIsHalfWidth<In>) return std::make_unique<CubSum<In, In>>(n);
+            else throw std::logic_error("cuda/cub-acc16 takes the 16-bit types only");
+        });
+    },
+    .element_types = {ElementType::f16, ElementType::bf16},
 });
 
 }  // namespace

@@ -73,6 +73,19 @@ __device__ __forceinline__ void for_each_lane(uint4 v, F&& f) {
     }
 }
 
+// Lanes 4 Quad .. 4 Quad + 3 of a vector of floats or of a 16-bit type, as floats: the vector's
+// kVectorLanes<In> / 4 quads in address order.
+template <class In, int Quad>
+__device__ __forceinline__ float4 float_quad(uint4 v) {
+    static_assert(!std::is_same_v<In, double> && Quad >= 0 && Quad < kVectorLanes<In> / 4);
+    if constexpr (std::is_same_v<In, float>) {
+        return make_float4(__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w));
+    } else {
+        const float2 low = widen_pair<In>(Quad == 0 ? v.x : v.z), high = widen_pair<In>(Quad == 0 ? v.y : v.w);
+        return make_float4(low.x, low.y, high.x, high.y);
+    }
+}
+
 // Adds a 16-byte vector's lanes to an accumulator's state, in address order.
 template <class Acc, class In>
 __device__ __forceinline__ void add_vector(typename Acc::State& s, uint4 v) {

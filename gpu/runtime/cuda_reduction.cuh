@@ -36,7 +36,7 @@ public:
 };
 
 // The same over elements of type Input, summed into a Result (float, or double for double
-// accumulators): what a backend implements.
+// accumulators, or a 16-bit type for 16-bit ones): what a backend implements.
 template <class Result, class Input = float>
 class DeviceSum : public AnyDeviceSum {
 public:
@@ -50,7 +50,8 @@ private:
     double widen_result(const void* bytes) const final {
         Result sum;
         std::memcpy(&sum, bytes, sizeof sum);
-        return static_cast<double>(sum);
+        if constexpr (sizeof(Result) == 2) return static_cast<double>(static_cast<float>(sum));  // __half, __nv_bfloat16
+        else return static_cast<double>(sum);
     }
 };
 

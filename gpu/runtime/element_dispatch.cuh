@@ -19,6 +19,8 @@ decltype(auto) with_device_type(ElementType type, F&& f) {
     switch (type) {
         case ElementType::f32: return f(std::type_identity<float>{});
         case ElementType::f64: return f(std::type_identity<double>{});
+        case ElementType::f16: return f(std::type_identity<__half>{});
+        case ElementType::bf16: return f(std::type_identity<__nv_bfloat16>{});
     }
     throw std::logic_error("no device type for element type " + std::string(to_string(type)));
 }
