@@ -30,7 +30,8 @@ TEST(Registry, EveryDeviceHasOneCeiling) {
 }
 
 // Device rules come from the record: every backend runs on a registered API, a device backend uses
-// a device and rotates its inputs, a host one neither.
+// a device and rotates its inputs, a host one neither. Every backend takes float32 input, the
+// default, but one that keeps a 16-bit total: it takes the one type of its format.
 TEST(Registry, EveryBackendRunsOnARegisteredApi) {
     for (const auto& backend : registered_backends()) {
         ASSERT_NE(find_device_api(backend.device), nullptr) << backend.name;
@@ -38,7 +39,11 @@ TEST(Registry, EveryBackendRunsOnARegisteredApi) {
         EXPECT_EQ(backend.devices, host ? 0 : 1) << backend.name;
         EXPECT_EQ(backend.cache, host ? Cache::warm : Cache::cold) << backend.name;
         EXPECT_FALSE(backend.element_types.empty()) << backend.name;
-        EXPECT_TRUE(backend.takes(ElementType::f32)) << backend.name;
+        if (backend.traits.accumulator == Accumulator::f16 || backend.traits.accumulator == Accumulator::bf16)
+            EXPECT_EQ(backend.element_types, std::vector{backend.traits.accumulator == Accumulator::f16 ? ElementType::f16 : ElementType::bf16})
+                << backend.name;
+        else
+            EXPECT_TRUE(backend.takes(ElementType::f32)) << backend.name;
     }
 }
 
