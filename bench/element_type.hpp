@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -83,6 +84,12 @@ struct ElementTypeOf<BFloat16> {
 };
 template <class T>
 inline constexpr ElementType element_type_of = ElementTypeOf<T>::value;
+
+// The type a sum of T "in its own precision" adds in: T for float and double; float for float16 and
+// bfloat16, which widen to it exactly and have no arithmetic of their own on most hosts (a framework
+// sums them in float too). A 16-bit running total is a backend of its own (Accumulator::f16, bf16).
+template <class T>
+using ArithmeticOf = std::conditional_t<sizeof(T) == 2, float, T>;
 
 // A read-only array of one element type: what a backend's prepare() receives. Backends that take
 // float32 only may keep a std::span<const float> parameter: the conversion below hands them the

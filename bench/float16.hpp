@@ -4,8 +4,8 @@
 // the layout is that of CUDA's __half and __nv_bfloat16, NumPy's float16 and every ISA's.
 //
 // Widening to float is exact and implicit (every 16-bit value is a float), so `float + x` adds in
-// float; narrowing is explicit and rounds to nearest, ties to even, as IEEE conversions do. There
-// is no 16-bit arithmetic here: a sum kept in 16 bits rounds each float result back explicitly,
+// float; narrowing is explicit and rounds to nearest, ties to even, as IEEE conversions do. Negation
+// flips the sign bit. There is no other 16-bit arithmetic here: a sum kept in 16 bits rounds each float result back explicitly,
 // and for the formats' 11 and 8 significand bits that float-then-round addition is the correctly
 // rounded 16-bit addition (double rounding is innocuous from 24 >= 2 x 11 + 2 bits; Figueroa,
 // "When is double rounding innocuous?", SIGNUM Newsletter 30(3), 1995).
@@ -81,6 +81,8 @@ struct Float16 {
         return h;
     }
 
+    constexpr Float16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits ^ 0x8000u)); }  // exact, as IEEE's negate
+
     constexpr operator float() const {  // NOLINT(google-explicit-constructor): widening is exact
         const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16, rest = bits & 0x7fffu;
         if (rest >= 0x7c00u) return std::bit_cast<float>(sign | 0x7f800000u | (rest & 0x3ffu) << 13);  // Inf, NaN
@@ -103,6 +105,8 @@ struct BFloat16 {
         h.bits = bits;
         return h;
     }
+
+    constexpr BFloat16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits ^ 0x8000u)); }
 
     constexpr operator float() const { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }  // NOLINT(google-explicit-constructor)
 };
