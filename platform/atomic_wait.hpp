@@ -2,9 +2,9 @@
 // notify, through the operating system's own primitive everywhere. Linux and macOS: std::atomic
 // itself (libstdc++ and libc++ call futex on Linux, libc++ calls __ulock_wait on macOS). Windows:
 // WaitOnAddress, because MinGW-w64's libstdc++ (GCC 12) has no native wait there and falls back to a
-// condition variable that loses wake-ups (GCC bug 106183, fixed in GCC 13: the waiter checks the
-// word and then sleeps, and a notify that changes the word in between signals nobody), which left
-// the thread pool's waiters asleep for ever now and then.
+// condition variable that loses wake-ups (GCC bug 106183, fixed in later releases: the waiter checks
+// the word and then sleeps, and a notify that changes the word in between signals nobody), which
+// left the thread pool's waiters asleep for ever now and then.
 #pragma once
 
 #include <atomic>
