@@ -90,10 +90,12 @@ Energy TimedDeviceReduction::energy_per_call(int calls) {
         double window = 0, since_step = 0;
         std::int64_t made = 0;
         for (;;) {
-            const double seconds = run_batch(calls);
+            double seconds = 0;
+            std::int64_t batch_calls = 0;
+            for (; seconds < rules::kEnergyPollSeconds; batch_calls += calls) seconds += run_batch(calls);
             const Energy now = queue_->energy_counter();
             if (!now.joules) return now;
-            if (start) window += seconds, made += calls;
+            if (start) window += seconds, made += batch_calls;
             since_step += seconds;
             if (*now.joules == *last.joules) {
                 if (since_step > rules::kEnergyGiveUpSeconds)
