@@ -62,7 +62,7 @@ inline int batch_calls(std::uint64_t input_bytes) {
 // The energy window (above). A counter that has not moved after kEnergyGiveUpSeconds of device
 // time measures nothing: the row's energy is left empty.
 // The counter is read after at least kEnergyPollSeconds of batches: reading it after every batch
-// (NVML's query takes about a millisecond) would stretch a 1 s window of 64 us batches to a minute.
+// (NVML's query takes about a millisecond) stretches a 1 s window of 64 us batches past 15 s.
 inline constexpr double kEnergyWindowSeconds = 1.0;
 inline constexpr double kEnergyGiveUpSeconds = 5.0;
 inline constexpr double kEnergyPollSeconds = 0.01;
