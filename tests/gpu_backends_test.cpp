@@ -12,6 +12,7 @@
 
 #include "bench/backend.hpp"
 #include "tests/backend_test_support.hpp"
+#include "tests/device_suite_checks.hpp"
 #include "tests/error_bounds.hpp"
 #include "bench/exact_sum.hpp"
 #include "bench/inputs.hpp"
@@ -119,21 +120,11 @@ TEST_P(EveryCudaBackend, ExactAbove2To31Elements) {
     });
 }
 
-// The bound the backend's traits for the type promise (tests/error_bounds.hpp): 2^22 + 3 elements, or
-// for a 16-bit accumulator of unit roundoff u, 1 / (16 u) of them, where the bound still says
-// something.
+// The bound the backend's traits for the type promise, at 2^22 + 3 elements.
 TEST_P(EveryCudaBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const Traits& traits = backend().traits_for(element_type_of<T>);
-        const double u = bounds::unit_roundoff(traits.accumulator);
-        const auto v = uniform_values<T>(u > bounds::kFloatU ? static_cast<std::size_t>(1 / (16 * u)) : (1u << 22) + 3, 5);
-        const ExactAccumulator s = exact_sum_of(v);  // all positive: sum |x| = S
-        const double bound =
-            bounds::for_traits(traits, {.n = v.size(), .abs_sum = s.round(), .exact = s.round(), .threads = 1}).value();
-        ASSERT_TRUE(std::isfinite(bound));
-        EXPECT_LE(absolute_error(device_sum(backend(), std::span<const T>(v)), s), bound)
-            << "accumulator " << to_string(traits.accumulator) << ", order " << to_string(traits.order);
+        device_checks::within_the_bound_of_its_traits<T>(backend(), (1u << 22) + 3);
     });
 }
 
@@ -141,54 +132,20 @@ TEST_P(EveryCudaBackend, WithinTheBoundOfItsTraitsOnUniformData) {
 TEST_P(EveryCudaBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
     if (!sums(backend()) || backend().traits.reproducibility == Reproducibility::none)
         GTEST_SKIP() << "declares no reproducibility";
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto v = normal_values<T>(1000003, 9);
-        auto reduction = backend().prepare(std::span<const T>(v), {.batch = 3});
-        reduction->run();
-        const double first = reduction->result();
-        for (int call = 0; call < 20; ++call) {
-            reduction->run();
-            ASSERT_EQ(reduction->result(), first) << "call " << call;
-        }
-        reduction->run_batch(3);
-        EXPECT_EQ(reduction->result(), first) << "after a batch";
-    });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::the_same_bits_on_every_call<T>(backend(), 20); });
 }
 
 // A batch of calls leaves the same sum as one call; in-place kernels get a fresh copy for each call.
 TEST_P(EveryCudaBackend, BatchedCallsSumTheInputEachTime) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto data = exact_integers<T>(backend(), 1000003, 4);
-        auto reduction = backend().prepare(std::span<const T>(data), {.batch = 5});
-        for (int batch = 0; batch < 3; ++batch) {
-            const double seconds = reduction->run_batch(5);
-            EXPECT_GT(seconds, 0);
-            EXPECT_EQ(reduction->result(), exact_sum_of(data).round()) << "batch " << batch;
-        }
+        device_checks::every_batched_call_sums_the_input<T>(backend(), exact_integers<T>(backend(), 1000003, 4), 5, 3);
     });
 }
 
 TEST_P(EveryCudaBackend, NanAndInfinityPropagate) {
     if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        // The other n - 1 ones must fit the accumulator: a 16-bit running total of 10^6 ones overflows
-        // to +inf, and +inf + -inf is NaN, as IEEE says.
-        const double most = exact_up_to(backend().traits_for(element_type_of<T>).accumulator);
-        for (std::size_t n : {1u, 33u, 1000u, 1000003u})
-            for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-                if (static_cast<double>(n) > most) continue;
-                std::vector<T> v(n, T(1));
-                v[where] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
-                EXPECT_TRUE(std::isnan(device_sum(backend(), std::span<const T>(v)))) << "NaN at " << where << " of " << n;
-                v[where] = static_cast<T>(std::numeric_limits<float>::infinity());
-                EXPECT_EQ(device_sum(backend(), std::span<const T>(v)), std::numeric_limits<double>::infinity())
-                    << "Inf at " << where << " of " << n;
-                v[where] = static_cast<T>(-std::numeric_limits<float>::infinity());
-                EXPECT_EQ(device_sum(backend(), std::span<const T>(v)), -std::numeric_limits<double>::infinity())
-                    << "-Inf at " << where << " of " << n;
-            }
-    });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::nan_and_infinity_propagate<T>(backend()); });
 }
 
 TEST_P(EveryCudaBackend, NamesItsDevice) {

@@ -16,6 +16,7 @@
 #include "bench/inputs.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 #include "tests/backend_test_support.hpp"
+#include "tests/device_suite_checks.hpp"
 #include "tests/error_bounds.hpp"
 
 namespace shootout {
@@ -85,59 +86,23 @@ TEST_P(EveryOpenCLBackend, ExactAbove2To31ElementsOnAGpu) {
 // The bound the backend's traits for the type promise (tests/error_bounds.hpp).
 TEST_P(EveryOpenCLBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto v = uniform_values<T>((1 << 20) + 3, 5);
-        const ExactAccumulator s = exact_sum_of(v);  // all positive: sum |x| = S
-        const Traits& traits = backend().traits_for(element_type_of<T>);
-        const double bound =
-            bounds::for_traits(traits, {.n = v.size(), .abs_sum = s.round(), .exact = s.round(), .threads = 1}).value();
-        ASSERT_TRUE(std::isfinite(bound));
-        EXPECT_LE(absolute_error(device_sum(backend(), std::span<const T>(v)), s), bound)
-            << "accumulator " << to_string(traits.accumulator) << ", order " << to_string(traits.order);
+        device_checks::within_the_bound_of_its_traits<T>(backend(), (1u << 20) + 3);
     });
 }
 
 TEST_P(EveryOpenCLBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
     if (backend().traits.reproducibility == Reproducibility::none) GTEST_SKIP() << "declares no reproducibility";
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto v = normal_values<T>(1000003, 9);
-        auto reduction = backend().prepare(std::span<const T>(v), {.batch = 3});
-        reduction->run();
-        const double first = reduction->result();
-        for (int call = 0; call < 5; ++call) {
-            reduction->run();
-            ASSERT_EQ(reduction->result(), first) << "call " << call;
-        }
-        reduction->run_batch(3);
-        EXPECT_EQ(reduction->result(), first) << "after a batch";
-    });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::the_same_bits_on_every_call<T>(backend(), 5); });
 }
 
 TEST_P(EveryOpenCLBackend, BatchedCallsSumTheInputEachTime) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto data = small_integers<T>(1000003, kExactMagnitude<T>, 4);
-        auto reduction = backend().prepare(std::span<const T>(data), {.batch = 5});
-        for (int batch = 0; batch < 2; ++batch) {
-            EXPECT_GT(reduction->run_batch(5), 0);
-            EXPECT_EQ(reduction->result(), exact_sum_of(data).round()) << "batch " << batch;
-        }
+        device_checks::every_batched_call_sums_the_input<T>(backend(), small_integers<T>(1000003, kExactMagnitude<T>, 4), 5, 2);
     });
 }
 
 TEST_P(EveryOpenCLBackend, NanAndInfinityPropagate) {
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        for (std::size_t n : {1u, 33u, 1000003u})
-            for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-                std::vector<T> v(n, T(1));
-                v[where] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
-                EXPECT_TRUE(std::isnan(device_sum(backend(), std::span<const T>(v)))) << "NaN at " << where << " of " << n;
-                v[where] = static_cast<T>(std::numeric_limits<float>::infinity());
-                EXPECT_EQ(device_sum(backend(), std::span<const T>(v)), std::numeric_limits<double>::infinity())
-                    << "Inf at " << where << " of " << n;
-                v[where] = static_cast<T>(-std::numeric_limits<float>::infinity());
-                EXPECT_EQ(device_sum(backend(), std::span<const T>(v)), -std::numeric_limits<double>::infinity())
-                    << "-Inf at " << where << " of " << n;
-            }
-    });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::nan_and_infinity_propagate<T>(backend()); });
 }
 
 // The row names the device, its platform, OpenCL version and driver, and says when it is not a GPU;

@@ -18,6 +18,7 @@
 #include "bench/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "tests/backend_test_support.hpp"
+#include "tests/device_suite_checks.hpp"
 #include "tests/error_bounds.hpp"
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
@@ -30,14 +31,6 @@ std::vector<const Backend*> vulkan_backends() {
     for (const auto& b : registered_backends())
         if (b.device == vulkan::kDevice) list.push_back(&b);
     return list;
-}
-
-double sum_with(const Backend& backend, Elements input, bool include_transfer = false) {
-    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
-    const std::optional<double> seconds = reduction->run();
-    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its timestamps measured";
-    reduction->run();  // a second call must give the same, from scratch
-    return reduction->result();
 }
 
 class EveryVulkanBackend : public ::testing::TestWithParam<const Backend*> {
@@ -54,7 +47,7 @@ protected:
     const Backend& backend() const { return *GetParam(); }
     template <class T>
     void expect_exact(std::span<const T> input, bool include_transfer = false) {
-        EXPECT_EQ(sum_with(backend(), input, include_transfer), exact_sum_of(input).round())
+        EXPECT_EQ(device_sum(backend(), input, include_transfer), exact_sum_of(input).round())
             << "n=" << input.size() << (include_transfer ? " with transfer" : "");
     }
     bool on_cpu_implementation() const { return vulkan::context().facts().type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
@@ -65,8 +58,8 @@ private:
 
 TEST_P(EveryVulkanBackend, EmptyIsZero) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        EXPECT_EQ(sum_with(backend(), std::span<const T>()), 0.0);
-        EXPECT_EQ(sum_with(backend(), std::span<const T>(), true), 0.0);
+        EXPECT_EQ(device_sum(backend(), std::span<const T>()), 0.0);
+        EXPECT_EQ(device_sum(backend(), std::span<const T>(), true), 0.0);
     });
 }
 
@@ -98,7 +91,7 @@ TEST_P(EveryVulkanBackend, ExactAbove2To31Elements) {
     for (std::size_t i = 0; i < data.size(); i += 257) data[i] = 1.0f;
     std::fill(data.end() - 1000, data.end(), 1.0f);
     try {
-        EXPECT_EQ(sum_with(backend(), data), exact_sum(data).round());
+        EXPECT_EQ(device_sum(backend(), data), exact_sum(data).round());
     } catch (const ResourceExhausted& e) {
         EXPECT_NE(std::string(e.what()).find("the shaders address at most 4 GiB"), std::string::npos) << e.what();
     }
@@ -107,57 +100,24 @@ TEST_P(EveryVulkanBackend, ExactAbove2To31Elements) {
 // The bound the backend's traits for the type promise (tests/error_bounds.hpp).
 TEST_P(EveryVulkanBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto v = uniform_values<T>((1 << 22) + 3, 5);
-        const ExactAccumulator s = exact_sum_of(v);  // all positive: sum |x| = S
-        const Traits& traits = backend().traits_for(element_type_of<T>);
-        const double bound =
-            bounds::for_traits(traits, {.n = v.size(), .abs_sum = s.round(), .exact = s.round(), .threads = 1}).value();
-        ASSERT_TRUE(std::isfinite(bound));
-        EXPECT_LE(absolute_error(sum_with(backend(), std::span<const T>(v)), s), bound)
-            << "accumulator " << to_string(traits.accumulator) << ", order " << to_string(traits.order);
+        device_checks::within_the_bound_of_its_traits<T>(backend(), (1u << 22) + 3);
     });
 }
 
 TEST_P(EveryVulkanBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
     if (backend().traits.reproducibility == Reproducibility::none) GTEST_SKIP() << "declares no reproducibility";
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto v = normal_values<T>(1000003, 9);
-        auto reduction = backend().prepare(std::span<const T>(v), {.batch = 3});
-        reduction->run();
-        const double first = reduction->result();
-        for (int call = 0; call < 10; ++call) {
-            reduction->run();
-            ASSERT_EQ(reduction->result(), first) << "call " << call;
-        }
-        reduction->run_batch(3);
-        EXPECT_EQ(reduction->result(), first) << "after a batch";
-    });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::the_same_bits_on_every_call<T>(backend(), 10); });
 }
 
 // A batch longer than one submission's commands leaves the same sum as one call.
 TEST_P(EveryVulkanBackend, BatchedCallsSumTheInputEachTime) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        const auto data = small_integers<T>(100003, kExactMagnitude<T>, 4);
-        auto reduction = backend().prepare(std::span<const T>(data), {.batch = 70});
-        for (int batch = 0; batch < 2; ++batch) {
-            EXPECT_GT(reduction->run_batch(70), 0);
-            EXPECT_EQ(reduction->result(), exact_sum_of(data).round()) << "batch " << batch;
-        }
+        device_checks::every_batched_call_sums_the_input<T>(backend(), small_integers<T>(100003, kExactMagnitude<T>, 4), 70, 2);
     });
 }
 
 TEST_P(EveryVulkanBackend, NanAndInfinityPropagate) {
-    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
-        for (std::size_t n : {1u, 33u, 1000003u})
-            for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-                std::vector<T> v(n, T(1));
-                v[where] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
-                EXPECT_TRUE(std::isnan(sum_with(backend(), std::span<const T>(v)))) << "NaN at " << where << " of " << n;
-                v[where] = static_cast<T>(std::numeric_limits<float>::infinity());
-                EXPECT_EQ(sum_with(backend(), std::span<const T>(v)), std::numeric_limits<double>::infinity())
-                    << "Inf at " << where << " of " << n;
-            }
-    });
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::nan_and_infinity_propagate<T>(backend()); });
 }
 
 // The CSV's gpu column names the device, its type, driver and Vulkan version: a CPU

@@ -4,15 +4,12 @@
 // widened as CUB loads it (DeviceReduce::TransformReduce), as frameworks do; cuda/cub-acc16 sums the
 // 16-bit types in their own type (DeviceReduce::Sum: every addition rounded to 16 bits), to show
 // what that costs.
-#include <cub/device/device_reduce.cuh>
-
-#include <cuda/std/functional>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
-#include <type_traits>
 
 #include "gpu/primitives/element_vector.cuh"
+#include "gpu/runtime/cub_reduce.cuh"
 #include "gpu/runtime/cuda_reduction.cuh"
 #include "gpu/runtime/device_buffer.cuh"
 #include "gpu/runtime/element_dispatch.cuh"
@@ -20,32 +17,16 @@
 namespace shootout::cuda {
 namespace {
 
-// TransformReduce's transform: an element widened to the accumulator's type.
-template <class Acc>
-struct WidenTo {
-    template <class In>
-    __device__ Acc operator()(In x) const {
-        return widen<Acc>(x);
-    }
-};
-
-// Sums in[0..n) into *out, carried in Acc; with temp null, sets bytes to the storage it needs.
-template <class In, class Acc>
-cudaError_t reduce(void* temp, std::size_t& bytes, const In* in, Acc* out, std::int64_t n, cudaStream_t stream) {
-    if constexpr (std::is_same_v<In, Acc>) return cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
-    else return cub::DeviceReduce::TransformReduce(temp, bytes, in, out, n, ::cuda::std::plus<Acc>{}, WidenTo<Acc>{}, Acc(0), stream);
-}
-
 template <class In, class Acc>
 class CubSum final : public DeviceSum<Acc, In> {
 public:
     explicit CubSum(std::size_t n) : n_(static_cast<std::int64_t>(n)) {
-        SHOOTOUT_CUDA_CHECK((reduce<In, Acc>(nullptr, temp_bytes_, nullptr, nullptr, n_, nullptr)));
+        SHOOTOUT_CUDA_CHECK((cub_sum<In, Acc>(nullptr, temp_bytes_, nullptr, nullptr, n_, nullptr)));
         temp_ = DeviceBuffer<unsigned char>(temp_bytes_);
     }
 
     void enqueue(In* in, Acc* out, cudaStream_t stream) override {
-        SHOOTOUT_CUDA_CHECK((reduce<In, Acc>(temp_.get(), temp_bytes_, in, out, n_, stream)));
+        SHOOTOUT_CUDA_CHECK((cub_sum<In, Acc>(temp_.get(), temp_bytes_, in, out, n_, stream)));
     }
 
 private:

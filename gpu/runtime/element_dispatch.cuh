@@ -25,4 +25,16 @@ decltype(auto) with_device_type(ElementType type, F&& f) {
     throw std::logic_error("no device type for element type " + std::string(to_string(type)));
 }
 
+// The ElementType of a device type: with_device_type's inverse.
+template <class In>
+constexpr ElementType device_element_type() {
+    if constexpr (std::is_same_v<In, double>) return ElementType::f64;
+    else if constexpr (std::is_same_v<In, __half>) return ElementType::f16;
+    else if constexpr (std::is_same_v<In, __nv_bfloat16>) return ElementType::bf16;
+    else {
+        static_assert(std::is_same_v<In, float>, "float, double, __half or __nv_bfloat16");
+        return ElementType::f32;
+    }
+}
+
 }  // namespace shootout::cuda
