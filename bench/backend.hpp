@@ -60,6 +60,10 @@ enum class Accumulator {
     compensated_f64,  // double sum plus a double compensation
     exact,            // the exact sum, rounded once
     none,             // sums nothing (a copy)
+    // Tensor cores (gpu/primitives/tf32_mma.cuh): each float first becomes TF32 terms (8-bit
+    // exponent, 11 significant bits), which MMAs add into float accumulators.
+    tf32,        // each float rounded to one TF32 term: within 2^-11 of it, relatively
+    tf32_split,  // each float split into two TF32 terms, hi + lo: within 2^-22 of it, relatively
 };
 
 // How the additions are arranged; with the accumulator it bounds the rounding error.

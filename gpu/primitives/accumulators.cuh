@@ -1,10 +1,12 @@
 // How a thread adds floats into its running state, and how two states combine. Kernels are written
-// once over this policy: plain float, double, or Kahan-compensated float.
+// once over this policy: plain float, double, Kahan-compensated float, or TF32 terms added by the
+// tensor cores.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include "bench/backend.hpp"
+#include "gpu/primitives/tf32_mma.cuh"
 
 namespace shootout::cuda {
 
@@ -58,6 +60,55 @@ struct KahanSum {
     __device__ static Result result(State s) { return isfinite(s.sum) ? s.sum + s.error : s.sum; }
 };
 
+// Tensor-core sums: each float becomes Terms TF32 terms (1: tf32_round, 2: tf32_split), which MMAs
+// add (mma_ones_column) into a float state; states combine as floats. Where every lane of the warp
+// adds vectors at the same point, add_warp adds the warp's 128 floats of each vector with one MMA
+// per term, all of them chained through the MMA's float accumulator, and the first lane of each group
+// of four adds the group's two row sums to its state. Where lanes add alone (heads, tails, partial
+// tiles), add adds the float the terms make, exact in float: each float is added as the same terms
+// on either path.
+template <int Terms>
+struct Tf32Sum {
+    static_assert(Terms == 1 || Terms == 2);
+    using State = float;
+    using Result = float;
+    static constexpr Accumulator kAccumulator = Terms == 1 ? Accumulator::tf32 : Accumulator::tf32_split;
+    __device__ static State zero() { return 0.0f; }
+    __device__ static float terms(float x) {
+        if constexpr (Terms == 1) {
+            return tf32_round(x);
+        } else {
+            const Tf32Pair p = tf32_split(x);
+            return p.hi + p.lo;
+        }
+    }
+    __device__ static void add(State& s, float x) { s += terms(x); }
+    template <int N>
+    __device__ static void add_warp(State& s, const float4 (&v)[N]) {
+        static_assert(N <= 8, "tests/error_bounds.hpp bounds chains of up to 8 loads' MMAs");
+        float4 d{};
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            if constexpr (Terms == 1) {
+                d = mma_ones_column(make_float4(tf32_round(v[k].x), tf32_round(v[k].y), tf32_round(v[k].z), tf32_round(v[k].w)), d);
+            } else {
+                // Row g gets each lane's hi and lo of x (then z), row g + 8 those of y (then w).
+                const Tf32Pair x = tf32_split(v[k].x), y = tf32_split(v[k].y), z = tf32_split(v[k].z), w = tf32_split(v[k].w);
+                d = mma_ones_column(make_float4(x.hi, y.hi, x.lo, y.lo), d);
+                d = mma_ones_column(make_float4(z.hi, w.hi, z.lo, w.lo), d);
+            }
+        }
+        if (threadIdx.x % 4 == 0) s += d.x + d.z;
+    }
+    __device__ static State combine(State a, State b) { return a + b; }
+    __device__ static State shuffle_down(State s, unsigned offset) { return __shfl_down_sync(kFullWarp, s, offset); }
+    __device__ static Result result(State s) { return s; }
+};
+
+// An accumulator that adds vectors with the whole warp at once (Tf32Sum).
+template <class Acc>
+concept WarpCollective = requires(typename Acc::State& s, const float4 (&v)[1]) { Acc::add_warp(s, v); };
+
 // Adds a 16-byte vector's four lanes.
 template <class Acc>
 __device__ void add4(typename Acc::State& s, float4 v) {
@@ -65,6 +116,18 @@ __device__ void add4(typename Acc::State& s, float4 v) {
     Acc::add(s, v.y);
     Acc::add(s, v.z);
     Acc::add(s, v.w);
+}
+
+// Adds N vectors where every lane of the warp adds its N at this point (a loop whose trip count is
+// the block's): with the whole warp when the accumulator can.
+template <class Acc, int N>
+__device__ void add_converged(typename Acc::State& s, const float4 (&v)[N]) {
+    if constexpr (WarpCollective<Acc>) {
+        Acc::add_warp(s, v);
+    } else {
+#pragma unroll
+        for (int k = 0; k < N; ++k) add4<Acc>(s, v[k]);
+    }
 }
 
 }  // namespace shootout::cuda

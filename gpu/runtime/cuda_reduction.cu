@@ -57,7 +57,10 @@ bool register_cuda_backend(CudaBackendSpec<Result> spec) {
         .description = shared->description,
         .traits = shared->traits,
         .element_types = shared->element_types,
-        .unavailable_reason = why_no_device,
+        .unavailable_reason = [shared]() -> std::optional<std::string> {
+            if (auto reason = why_no_device()) return reason;
+            return shared->unavailable_reason ? shared->unavailable_reason() : std::nullopt;
+        },
         .device_info = device_info,
         .parts = {
             .make_queue = [] { return std::make_unique<CudaQueue>(); },

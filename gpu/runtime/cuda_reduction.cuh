@@ -55,6 +55,9 @@ struct CudaBackendSpec {
     // does not fit.
     std::function<std::unique_ptr<AnyDeviceSum<Result>>(std::size_t n, ElementType type)> make;
     std::vector<ElementType> element_types = {ElementType::f32};
+    // Why the CUDA device there is cannot run it, or nullopt (asked only where there is one); empty:
+    // any can.
+    std::function<std::optional<std::string>()> unavailable_reason = {};
 };
 
 // A kernel whose partition of the input and combining tree depend on n and the device alone.
