@@ -144,6 +144,8 @@ public:
     virtual std::string configuration() const { return {}; }
 };
 
+struct DeviceBackendParts;  // bench/device_timing.hpp
+
 struct Backend {
     std::string name = {};  // lower case, slash-separated, stable: "cpu/avx2/kahan", "cuda/cub"
     Device device = Device::cpu;
@@ -177,6 +179,10 @@ struct Backend {
 
     // Optional: the device this backend runs on, for device backends.
     std::function<DeviceInfo()> device_info = {};
+
+    // One-device backends timed through bench/device_timing.hpp: their queue and call, for a front
+    // end that times the calls itself (tools/accumulate_nvbench.cu); empty for the others.
+    std::shared_ptr<const DeviceBackendParts> device_parts = {};
 
     std::optional<std::string> why_unavailable() const {
         return unavailable_reason ? unavailable_reason() : std::nullopt;

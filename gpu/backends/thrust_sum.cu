@@ -32,6 +32,7 @@ private:
     .description = "thrust::reduce on device memory: allocates its temporary storage and returns the sum to the host in every call",
     .traits = kFixedTree(Accumulator::f32),
     .make = [](std::size_t n, ElementType) { return std::make_unique<ThrustSum>(n); },
+    .synchronizes = true,
 });
 
 }  // namespace

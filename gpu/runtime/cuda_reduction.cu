@@ -68,6 +68,7 @@ bool register_cuda_backend(CudaBackendSpec<Result> spec) {
                 return std::make_unique<CudaCall<Result>>(*shared, static_cast<CudaQueue&>(queue), input);
             },
             .writes_input = shared->writes_input,
+            .synchronizes = shared->synchronizes,
         },
     }));
 }

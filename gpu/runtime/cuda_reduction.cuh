@@ -58,6 +58,8 @@ struct CudaBackendSpec {
     // Why the CUDA device there is cannot run it, or nullopt (asked only where there is one); empty:
     // any can.
     std::function<std::optional<std::string>()> unavailable_reason = {};
+    // A call waits for the device before it returns (thrust::reduce hands its sum to the host).
+    bool synchronizes = false;
 };
 
 // A kernel whose partition of the input and combining tree depend on n and the device alone.
