@@ -89,7 +89,12 @@ enum class Role {
     reduction,       // sums the input
     ceiling,         // the fastest read of the input this device manages: what reductions are judged against
     reference_copy,  // moves the input without summing it (result NaN), for scale
+    launch_floor,    // reads nothing (result NaN): the least a call costs on this device, an empty
+                     // launch; with the ceiling's bandwidth it bounds a call's time from below
 };
+
+// The roles that sum nothing: they measure the device, not a way of summing.
+constexpr bool is_reference(Role role) { return role == Role::reference_copy || role == Role::launch_floor; }
 
 std::string_view to_string(Accumulator accumulator);
 std::string_view to_string(Order order);
@@ -118,6 +123,13 @@ struct DeviceInfo {
     int visible = 1;       // devices of this kind the process sees: the most a multi-GPU backend can use
 };
 
+// Joules, or none: `missing` says why where a counter was expected and cannot be read (NVIDIA's
+// management library not found, a GPU without the counter), and is empty where there is none at all.
+struct Energy {
+    std::optional<double> joules = {};
+    std::string missing = {};
+};
+
 // One prepared input. run() is called many times; every call does the whole reduction again.
 class Reduction {
 public:
@@ -130,6 +142,10 @@ public:
     // Backends with Backend::batches: enqueues `calls` reductions back to back (inputs rotating as in
     // run()) between one pair of events, waits once, and returns the seconds of the whole batch.
     virtual double run_batch(int /*calls*/) { throw std::logic_error("run_batch() on a backend that does not batch"); }
+
+    // Backends whose device has an energy counter: the energy of one call in a stream of batches of
+    // `calls` calls, by the energy window of measurement_rules.hpp. None elsewhere.
+    virtual Energy energy_per_call(int /*calls*/) { return {}; }
 
     // The sum of the last run(), widened to double. Device backends copy it back here, once, after
     // timing.

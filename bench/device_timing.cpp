@@ -1,6 +1,7 @@
 #include "bench/device_timing.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -76,6 +77,34 @@ double TimedDeviceReduction::run_batch(int calls) {
         const double seconds = queue_->stop_timer();
         restore(static_cast<std::size_t>(calls));
         return seconds;
+    });
+}
+
+// The energy window of measurement_rules.hpp: batches from one step of the counter to the first step
+// after rules::kEnergyWindowSeconds of device time.
+Energy TimedDeviceReduction::energy_per_call(int calls) {
+    return naming_failures(name_, [&]() -> Energy {
+        Energy last = queue_->energy_counter();
+        if (!last.joules) return last;
+        std::optional<double> start;  // the counter at the window's first step
+        double window = 0, since_step = 0;
+        std::int64_t made = 0;
+        for (;;) {
+            const double seconds = run_batch(calls);
+            const Energy now = queue_->energy_counter();
+            if (!now.joules) return now;
+            if (start) window += seconds, made += calls;
+            since_step += seconds;
+            if (*now.joules == *last.joules) {
+                if (since_step > rules::kEnergyGiveUpSeconds)
+                    return {.missing = "the energy counter did not move in " + std::to_string(static_cast<int>(since_step)) + " s of device time"};
+                continue;
+            }
+            if (!start) start = now.joules;
+            else if (window >= rules::kEnergyWindowSeconds) return {.joules = (*now.joules - *start) / static_cast<double>(made)};
+            last = now;
+            since_step = 0;
+        }
     });
 }
 

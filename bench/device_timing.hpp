@@ -53,6 +53,10 @@ public:
 
     // Waits for everything enqueued.
     virtual void finish() = 0;
+
+    // The device's energy counter, in joules since a fixed point, read now; none where the API has
+    // no counter.
+    virtual Energy energy_counter() { return {}; }
 };
 
 // A backend's device work for one input size, with its temporary storage, made before timing.
@@ -121,6 +125,7 @@ public:
 
     std::optional<double> run() override;
     double run_batch(int calls) override;
+    Energy energy_per_call(int calls) override;
     double result() override;
     std::string configuration() const override { return call_->configuration(); }
 

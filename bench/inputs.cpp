@@ -200,6 +200,13 @@ void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uin
 void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
 void fill(std::span<double> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
 
+void fill(HostArray& out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
+    if (out.type() == ElementType::f64) fill(out.values<double>(), spec, n, first);
+    else fill(out.values<float>(), spec, n, first);
+}
+
+std::string_view npy_descriptor(ElementType type) { return type == ElementType::f64 ? "<f8" : "<f4"; }
+
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed) {
     InputSpec spec;
     spec.distribution = distribution;
@@ -328,12 +335,14 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     if (!descr) fail(path, ".npy header has no 'descr'");
     // '<' little-endian, '=' native (little on every machine this builds for).
     const std::string& descriptor = *descr;
-    const std::optional<ElementType> type =
-        descriptor == "<f4" || descriptor == "=f4" ? std::optional(ElementType::f32)
-        : descriptor == "<f8" || descriptor == "=f8" ? std::optional(ElementType::f64)
-                                                      : std::nullopt;
-    if (!type)
-        fail(path, "holds dtype '" + descriptor + "'; float32 ('<f4') or float64 ('<f8'), little-endian, is needed");
+    std::optional<ElementType> type;
+    std::string known;
+    for (ElementType candidate : kElementTypes) {
+        const std::string_view little = npy_descriptor(candidate);
+        if (descriptor == little || descriptor == "=" + std::string(little.substr(1))) type = candidate;
+        known += (known.empty() ? "'" : ", '") + std::string(little) + "'";
+    }
+    if (!type) fail(path, "holds dtype '" + descriptor + "'; one of " + known + " (little-endian) is needed");
     const std::optional<std::string> shape = npy_dict_value(header, "'shape'", '(', ')');
     if (!shape) fail(path, ".npy header has no 'shape'");
     // Element order does not change a sum: Fortran order and any shape are summed as they are, as

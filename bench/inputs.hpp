@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "bench/element_type.hpp"
 #include "bench/errors.hpp"
@@ -105,6 +106,12 @@ void fill(std::span<double> out, const InputSpec& spec);
 void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
+// The same into values of whatever element type they hold.
+void fill(HostArray& out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
+
+// The .npy descriptor of an element type, little-endian: "<f4", "<f8". read_float_file() reads
+// these (and "=" for "<"), and accumulate_bench --write-input writes them.
+std::string_view npy_descriptor(ElementType type);
 
 // Reads a regular file of raw little-endian floats of `type` (float32 when not given), or an .npy
 // file of little-endian float32 ('<f4') or float64 ('<f8'): one that starts with the .npy magic

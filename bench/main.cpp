@@ -6,6 +6,7 @@
 
 #include "bench/cli.hpp"
 #include "bench/device_api.hpp"
+#include "bench/input_export.hpp"
 #include "bench/mpi_world.hpp"
 #include "bench/runner.hpp"
 #include "bench/system_info.hpp"
@@ -52,6 +53,11 @@ int main(int argc, char** argv) {
             std::cout << shootout::machine_identity() << '\n';
             return 0;
         }
+        if (options.version) {
+            std::cout << shootout::build_version() << '\n';
+            return 0;
+        }
+        if (!options.write_input.empty()) return shootout::write_inputs(options, std::cout, std::cerr);
         const auto backends = shootout::select_backends(options.backends);
         const shootout::mpi::Session mpi_session(backends);
 

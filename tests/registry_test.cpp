@@ -50,7 +50,7 @@ TEST(Registry, TraitsAreConsistent) {
             EXPECT_NE(backend.traits.reproducibility, Reproducibility::per_thread_count) << backend.name;
             EXPECT_NE(backend.traits.order, Order::thread_chunks) << backend.name;
         }
-        EXPECT_EQ(backend.traits.role == Role::reference_copy, backend.traits.accumulator == Accumulator::none) << backend.name;
+        EXPECT_EQ(is_reference(backend.traits.role), backend.traits.accumulator == Accumulator::none) << backend.name;
     }
 }
 

@@ -7,11 +7,13 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "bench/device_timing.hpp"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device.hpp"
 #include "gpu/runtime/device_buffer.cuh"
+#include "gpu/runtime/nvml.hpp"
 
 namespace shootout::cuda {
 
@@ -61,8 +63,8 @@ inline const void* device_address(const DeviceQueue::Memory& memory, std::size_t
 // stream, or on a stream it is given (a front end that times the calls itself: accumulate_nvbench).
 class CudaQueue final : public DeviceQueue {
 public:
-    CudaQueue() = default;
-    explicit CudaQueue(cudaStream_t borrowed) : stream_(borrowed) {}
+    CudaQueue() { SHOOTOUT_CUDA_CHECK(cudaGetDevice(&device_)); }
+    explicit CudaQueue(cudaStream_t borrowed) : stream_(borrowed) { SHOOTOUT_CUDA_CHECK(cudaGetDevice(&device_)); }
 
     cudaStream_t stream() const { return stream_; }
 
@@ -88,6 +90,15 @@ public:
         return elapsed_seconds();
     }
     void finish() override { SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+    // NVML's counter of this queue's GPU, found by its PCI bus id (NVML numbers GPUs its own way).
+    Energy energy_counter() override {
+        if (pci_bus_id_.empty()) {
+            char id[32] = {};
+            SHOOTOUT_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, device_));
+            pci_bus_id_ = id;
+        }
+        return total_energy(pci_bus_id_);
+    }
 
     // For several queues timed together (MultiGpuReduction): the stop event alone, and its time.
     void record_stop() { SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
@@ -99,6 +110,8 @@ public:
     }
 
 private:
+    int device_ = 0;
+    std::string pci_bus_id_;
     Stream stream_;
     Event start_, stop_;
 };

@@ -34,7 +34,6 @@ void FloatSum::enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const 
             queue.launch(combine_, 1, combine_size_);
             break;
         case FloatKernel::read_all:
-            queue.fill_zero(out.get(), sizeof(float));
             set_args(main_, input, first, n_, out, scratch);
             queue.launch(main_, shape_.groups, shape_.group_size);
             break;

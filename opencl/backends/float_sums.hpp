@@ -19,6 +19,7 @@ public:
 
     void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) override;
     std::string configuration() const override { return shape_.describe() + variant_; }
+    std::size_t results() const override { return kind_ == FloatKernel::read_all ? shape_.groups : 1; }
 
 private:
     FloatKernel kind_;

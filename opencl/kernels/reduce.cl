@@ -96,15 +96,9 @@ kernel void single_pass(global const float* in, ulong offset, ulong n, volatile 
     }
 }
 
-// The read ceiling: every element loaded and added once, then one atomic float add per work-group
-// (a compare-and-swap loop on its bits: OpenCL 1.2 has no float atomics), in whatever order groups
-// finish. *out must be zero before the launch.
-kernel void read_all(global const float* in, ulong offset, ulong n, volatile global uint* out, local float* scratch) {
+// The read ceiling: every element loaded and added once, each work-group's sum stored to
+// out[group]; no atomics and no second pass (the host adds the group sums after timing).
+kernel void read_all(global const float* in, ulong offset, ulong n, global float* out, local float* scratch) {
     const float sum = group_sum(thread_partial(in + offset, n), scratch);
-    if (get_local_id(0) != 0) return;
-    uint seen = *out, expected;
-    do {
-        expected = seen;
-        seen = atomic_cmpxchg(out, expected, as_uint(as_float(expected) + sum));
-    } while (seen != expected);
+    if (get_local_id(0) == 0) out[get_group_id(0)] = sum;
 }

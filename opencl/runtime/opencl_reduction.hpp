@@ -29,6 +29,8 @@ public:
     virtual void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) = 0;
     // What it chose for this size, for the CSV's configuration column.
     virtual std::string configuration() const = 0;
+    // How many values it leaves in `out`: more than one are float partial sums the host adds in order.
+    virtual std::size_t results() const { return 1; }
 };
 
 // The work-group size and count, and the 16-byte loads each work-item keeps in flight, of a
