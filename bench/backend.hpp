@@ -56,6 +56,8 @@ std::string_view to_string(Cache cache);
 enum class Accumulator {
     f32,              // float additions
     f64,              // each float widened, double additions
+    f16,              // float16 additions, each rounded to float16: a 16-bit running total of float16 input
+    bf16,             // bfloat16 additions, each rounded to bfloat16
     compensated_f32,  // float sum plus a float compensation (Kahan, Neumaier, TwoSum)
     compensated_f64,  // double sum plus a double compensation
     exact,            // the exact sum, rounded once
@@ -188,6 +190,9 @@ struct Backend {
     // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
     // An empty function means always available.
     std::function<std::optional<std::string>()> unavailable_reason = {};
+    // Why, where the backend runs, it cannot sum one of its element_types here ("the device lacks
+    // cl_khr_fp64"), or nullopt. An empty function means every declared type runs.
+    std::function<std::optional<std::string>(ElementType)> type_unavailable_reason = {};
 
     // Receives the input once, of one of element_types. Throws ResourceExhausted when the input does
     // not fit (the harness skips that size for this backend) and std::runtime_error for anything else.
@@ -211,6 +216,12 @@ struct Backend {
     bool takes(ElementType type) const {
         return std::find(element_types.begin(), element_types.end(), type) != element_types.end();
     }
+    // Why this backend, available here, cannot sum inputs of a type it takes on this machine, or nullopt.
+    std::optional<std::string> why_type_unavailable(ElementType type) const {
+        return type_unavailable_reason ? type_unavailable_reason(type) : std::nullopt;
+    }
+    // Whether the sweep measures it with inputs of this type here.
+    bool runs(ElementType type) const { return takes(type) && !why_type_unavailable(type); }
 };
 
 // Thrown by prepare() (or run()) when memory for this size cannot be had.

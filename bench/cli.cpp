@@ -142,7 +142,7 @@ void check_benchmark_flag(const std::string& arg) {
     }
 }
 
-// "f32", "f64,f32": each type once, in the order given.
+// "f32", "f64,f16,bf16": each type once, in the order given.
 std::vector<ElementType> parse_dtypes(std::string_view value) {
     std::vector<ElementType> types;
     for (std::string_view word : split(value, ',')) {
@@ -315,13 +315,14 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      ill:C (condition number about C, e.g. ill:1e16) | wide (every binade, both signs,
                      subnormals) | cancel (large +x, -x pairs and small values in [0,1))
                      file:PATH reads a regular file of raw little-endian values (--dtype), or a
-                     float32 or float64 .npy file (one that starts with the .npy magic, whatever its
-                     name); its length is the size, so --sizes does not apply. A file too large for
-                     memory is skipped.
-  --dtype=T[,T..]    element types: f32 (default), f64; a list sweeps them. Each backend takes the
-                     types --list shows; the others are skipped for that type, named. A raw input file
-                     holds the one type given (f32 if none); an .npy file's header sets it, and a
-                     --dtype that differs is refused. Byte sizes in --sizes count bytes of each type.
+                     float32, float64 or float16 .npy file (one that starts with the .npy magic,
+                     whatever its name); its length is the size, so --sizes does not apply. A file
+                     too large for memory is skipped.
+  --dtype=T[,T..]    element types: f32 (default), f64, f16 (IEEE binary16), bf16 (bfloat16); a list
+                     sweeps them. Each backend takes the types --list shows; the others are skipped
+                     for that type, named. A raw input file holds the one type given (f32 if none);
+                     an .npy file's header sets it, and a --dtype that differs is refused (bfloat16
+                     has no .npy dtype: raw files only). Byte sizes in --sizes count bytes of each type.
   --seed=N           seed of the generated inputs (default 42); same seed, same values, any machine
   --threads=N[,N..]  threads for the parallel backends (default: all hardware threads); a list
                      sweeps them, for scaling curves

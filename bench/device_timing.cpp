@@ -137,7 +137,9 @@ Backend device_backend(DeviceBackendSpec spec) {
         .batches = true,
         .traits = spec.traits,
         .element_types = std::move(spec.element_types),
+        .traits_by_type = std::move(spec.traits_by_type),
         .unavailable_reason = std::move(spec.unavailable_reason),
+        .type_unavailable_reason = std::move(spec.type_unavailable_reason),
         .prepare = [name = std::move(name), parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return naming_failures(name, [&] { return std::make_unique<TimedDeviceReduction>(name, *parts, input, options); });
         },

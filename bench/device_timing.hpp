@@ -149,7 +149,9 @@ struct DeviceBackendSpec {
     std::string description;
     Traits traits;
     std::vector<ElementType> element_types = {ElementType::f32};
+    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};  // Backend::traits_by_type
     std::function<std::optional<std::string>()> unavailable_reason = {};
+    std::function<std::optional<std::string>(ElementType)> type_unavailable_reason = {};  // Backend's
     std::function<DeviceInfo()> device_info = {};
     DeviceBackendParts parts;
 };

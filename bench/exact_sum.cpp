@@ -35,14 +35,15 @@ void ExactAccumulator::normalize() {
     }
 }
 
-void ExactAccumulator::add(std::span<const float> values) {
+template <class T>
+void ExactAccumulator::add_as_floats(std::span<const T> values) {
     for (std::size_t begin = 0; begin < values.size(); begin += kChunk) {
         const std::size_t end = std::min(values.size(), begin + kChunk);
         // Four bin sets, used in turn, so that neighbours with equal exponents do not wait on each
         // other's store.
         std::vector<std::array<std::int64_t, 256>> bins(4, std::array<std::int64_t, 256>{});
         for (std::size_t i = begin; i < end; ++i) {
-            const auto bits = std::bit_cast<std::uint32_t>(values[i]);
+            const auto bits = std::bit_cast<std::uint32_t>(static_cast<float>(values[i]));
             const std::uint32_t exponent = (bits >> 23) & 0xffu;
             if (exponent == 0xffu) [[unlikely]] {
                 if (bits & 0x7fffffu) saw_nan_ = true;
@@ -65,6 +66,10 @@ void ExactAccumulator::add(std::span<const float> values) {
         }
     }
 }
+
+void ExactAccumulator::add(std::span<const float> values) { add_as_floats(values); }
+void ExactAccumulator::add(std::span<const Float16> values) { add_as_floats(values); }
+void ExactAccumulator::add(std::span<const BFloat16> values) { add_as_floats(values); }
 
 void ExactAccumulator::add(std::span<const double> values) {
     for (std::size_t i = 0; i < values.size(); ++i) {

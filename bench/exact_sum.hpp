@@ -1,10 +1,12 @@
-// The exact sum S of a float32 or float64 array, and the rounding error of a result against it.
+// The exact sum S of a float32, float64, float16 or bfloat16 array, and the rounding error of a
+// result against it.
 //
 // Method: a fixed-point superaccumulator (Kulisch) whose lowest bit is 2^-1074 and which is wide
 // enough for any double and for sums of 2^40 doubles near DBL_MAX. Every float is m * 2^(e - 150)
 // with an integer |m| < 2^24 and a biased exponent e: floats are first added, exactly, into one
 // 64-bit integer bin per exponent (a bin overflows only after 2^39 floats), and the bins are then
-// folded into the accumulator. Doubles are added to it directly. Nothing is rounded until round(),
+// folded into the accumulator. float16 and bfloat16 values are floats, exactly, and take that path.
+// Doubles are added to it directly. Nothing is rounded until round(),
 // which rounds once, to nearest-even.
 #pragma once
 
@@ -26,6 +28,8 @@ public:
     static constexpr int kLowestBit = -1074;  // the smallest double
 
     void add(std::span<const float> values);
+    void add(std::span<const Float16> values);
+    void add(std::span<const BFloat16> values);
     void add(std::span<const double> values);
     void add(double value);
     ExactAccumulator& operator+=(const ExactAccumulator& other);
@@ -46,6 +50,9 @@ public:
     bool saw_non_finite() const { return saw_nan_ || saw_pos_inf_ || saw_neg_inf_; }
 
 private:
+    // Adds values of a type whose every value is a float (float, Float16, BFloat16).
+    template <class T>
+    void add_as_floats(std::span<const T> values);
     // Adds magnitude * 2^(bit - 1074), negated when negative is set.
     void add_scaled(std::uint64_t magnitude, bool negative, int bit);
     void normalize();  // carries so that every digit but the top one is in [0, 2^32)

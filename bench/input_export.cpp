@@ -29,6 +29,8 @@ namespace {
 // An .npy file, format 1.0: the magic, the version, the header's length, a Python dict literal padded
 // with spaces to a multiple of 64 bytes ending in a newline, then the values.
 void write_npy(const std::string& path, Elements values) {
+    if (npy_descriptor(values.type()).empty())
+        throw std::runtime_error("--write-input: " + std::string(to_string(values.type())) + " has no .npy dtype");
     std::string header = "{'descr': '" + std::string(npy_descriptor(values.type())) + "', 'fortran_order': False, 'shape': (" +
                          std::to_string(values.size()) + ",), }";
     const std::size_t unpadded = 10 + header.size() + 1;

@@ -59,66 +59,88 @@ constexpr std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// The bits of an element type the generators draw: fraction width, largest finite biased exponent.
+// The bits of an element type the generators draw: fraction width, largest finite biased exponent,
+// exponent bias.
 template <class T>
 struct Format;
 template <>
 struct Format<float> {
     using Bits = std::uint32_t;
-    static constexpr int kFraction = 23;
+    static constexpr int kFraction = 23, kBias = 127;
     static constexpr std::uint32_t kMaxBiased = 254;
 };
 template <>
 struct Format<double> {
     using Bits = std::uint64_t;
-    static constexpr int kFraction = 52;
+    static constexpr int kFraction = 52, kBias = 1023;
     static constexpr std::uint32_t kMaxBiased = 2046;
 };
+template <>
+struct Format<Float16> {
+    using Bits = std::uint16_t;
+    static constexpr int kFraction = 10, kBias = 15;
+    static constexpr std::uint32_t kMaxBiased = 30;
+};
+template <>
+struct Format<BFloat16> {
+    using Bits = std::uint16_t;
+    static constexpr int kFraction = 7, kBias = 127;
+    static constexpr std::uint32_t kMaxBiased = 254;
+};
 
-// A fraction of kFraction bits from a hash: its low bits for float; a second mix for double, whose
-// 52 bits would overlap the bits 32..55 that callers draw from h.
+// The largest exponent of a finite value of T: 2^(e + 1) is past its largest finite value.
+template <class T>
+inline constexpr int kMaxExponent = static_cast<int>(Format<T>::kMaxBiased) - Format<T>::kBias;
+
+// A fraction of kFraction bits from a hash: its low bits for float and the 16-bit types; a second
+// mix for double, whose 52 bits would overlap the bits 32..55 that callers draw from h.
 template <class T>
 typename Format<T>::Bits fraction_bits(std::uint64_t h) {
     constexpr std::uint64_t mask = (std::uint64_t{1} << Format<T>::kFraction) - 1;
     return static_cast<typename Format<T>::Bits>((Format<T>::kFraction <= 32 ? h : mix(h)) & mask);
 }
 
+// The values below are computed in double, where every one of them but normal's is exact, and
+// rounded once to T.
+
 // k 2^-p for a uniform integer k in [0, 2^p), p the type's significand width: uniform on [0, 1).
 template <class T>
-T uniform_value(std::uint64_t key, std::uint64_t i) {
+double uniform_value(std::uint64_t key, std::uint64_t i) {
     constexpr int p = Format<T>::kFraction + 1;
-    return static_cast<T>(mix(key ^ i) >> (64 - p)) * std::ldexp(T{1}, -p);
+    return static_cast<double>(mix(key ^ i) >> (64 - p)) * std::ldexp(1.0, -p);
 }
 
 // (1 + f) 2^e with the sign from h's bit 63 and the fraction f from fraction_bits(h). Callers draw
 // anything else from bits 32..55 (and ill:C's pair kind from bits 61..62).
 template <class T>
-T signed_power(std::uint64_t h, int e) {
-    const T x = std::ldexp(T{1} + static_cast<T>(fraction_bits<T>(h)) * std::ldexp(T{1}, -Format<T>::kFraction), e);
+double signed_power(std::uint64_t h, int e) {
+    const double x = std::ldexp(1.0 + static_cast<double>(fraction_bits<T>(h)) * std::ldexp(1.0, -Format<T>::kFraction), e);
     return h >> 63 ? -x : x;
 }
 
-// ill:C's parameters for a condition number C (inputs.hpp says how it is built).
+// ill:C's parameters for a condition number C (inputs.hpp says how it is built), moved into T's range.
+template <class T>
 struct IllConditioned {
     int top_exponent;  // the large values' exponents are uniform in [0, top_exponent]
     double small_mean;
 
-    explicit IllConditioned(double condition) : top_exponent(static_cast<int>(std::lround(std::log2(condition) / 2))) {
+    explicit IllConditioned(double condition)
+        : top_exponent(std::min(static_cast<int>(std::lround(std::log2(condition) / 2)), kMaxExponent<T> - 1)) {
         // E|a| = 1.5 (2^(top + 1) - 1) / (top + 1). Three large pairs per small pair: sum |x| over
-        // the large elements is 3 E|a| per small element, which must be C times its mean.
+        // the large elements is 3 E|a| per small element, which must be C times its mean. Small
+        // values stay normal numbers of T: above 2^(2 - bias), so that half of the mean is.
         const double mean_large = 1.5 * (std::ldexp(1.0, top_exponent + 1) - 1) / (top_exponent + 1);
-        small_mean = 3 * mean_large / condition;
+        small_mean = std::max(3 * mean_large / condition, std::ldexp(1.0, 2 - Format<T>::kBias));
     }
 
-    template <class T>
-    T value(std::uint64_t key, std::uint64_t i, std::uint64_t n) const {
+    double value(std::uint64_t key, std::uint64_t i, std::uint64_t n) const {
         const std::uint64_t pair = std::min(i, n - 1 - i);
         const std::uint64_t h = mix(mix(key + 1) ^ pair);  // the pair's own draw, the same for both elements
         if (pair == n - 1 - pair || (h >> 61 & 3) == 0) {
             const double u = static_cast<double>(mix(key ^ i) >> 11) * 0x1p-53;
-            return static_cast<T>(small_mean * (0.5 + u));
+            return small_mean * (0.5 + u);
         }
-        const T a = signed_power<T>(h, static_cast<int>((h >> 32 & 0xffffffu) % static_cast<std::uint64_t>(top_exponent + 1)));
+        const double a = signed_power<T>(h, static_cast<int>((h >> 32 & 0xffffffu) % static_cast<std::uint64_t>(top_exponent + 1)));
         return i == pair ? a : -a;
     }
 };
@@ -134,11 +156,15 @@ T wide_value(std::uint64_t key, std::uint64_t i) {
                                               fraction_bits<T>(h)));
 }
 
+// The large values' binade: [2^20, 2^21), or T's top binade but one where 2^21 is past its range.
 template <class T>
-T cancel_value(std::uint64_t key, std::uint64_t i, std::uint64_t n) {
+inline constexpr int kCancelExponent = std::min(20, kMaxExponent<T> - 1);
+
+template <class T>
+double cancel_value(std::uint64_t key, std::uint64_t i, std::uint64_t n) {
     const bool large = i % 4 == 1 || (i % 4 == 0 && i + 1 < n);
     if (!large) return uniform_value<T>(key, i);
-    const T x = signed_power<T>(mix(mix(key + 2) ^ (i / 4)), 20);
+    const double x = signed_power<T>(mix(mix(key + 2) ^ (i / 4)), kCancelExponent<T>);
     return i % 4 == 0 ? x : -x;
 }
 
@@ -152,24 +178,24 @@ public:
 
     T operator()(std::uint64_t i) const {
         switch (distribution_) {
-            case Distribution::ones: return T{1};
-            case Distribution::uniform: return uniform_value<T>(key_, i);
+            case Distribution::ones: return T(1.0);
+            case Distribution::uniform: return T(uniform_value<T>(key_, i));
             case Distribution::normal: {
                 const double u1 = static_cast<double>((mix(key_ ^ (2 * i)) >> 11) + 1) * 0x1p-53;  // (0, 1]
                 const double u2 = static_cast<double>(mix(key_ ^ (2 * i + 1)) >> 11) * 0x1p-53;    // [0, 1)
-                return static_cast<T>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
+                return T(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2));
             }
-            case Distribution::ill_conditioned: return ill_.value<T>(key_, i, n_);
+            case Distribution::ill_conditioned: return T(ill_.value(key_, i, n_));
             case Distribution::wide: return wide_value<T>(key_, i);
-            case Distribution::cancel: return cancel_value<T>(key_, i, n_);
+            case Distribution::cancel: return T(cancel_value<T>(key_, i, n_));
         }
-        return T{0};
+        return T(0.0);
     }
 
 private:
     Distribution distribution_;
     std::uint64_t key_, n_;
-    IllConditioned ill_;
+    IllConditioned<T> ill_;
 };
 
 template <class T>
@@ -199,13 +225,24 @@ void fill(std::span<float> out, const InputSpec& spec) { fill(out, spec, out.siz
 void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
 void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
 void fill(std::span<double> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
+void fill(std::span<Float16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
+void fill(std::span<Float16> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
+void fill(std::span<BFloat16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
+void fill(std::span<BFloat16> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
 
 void fill(HostArray& out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
-    if (out.type() == ElementType::f64) fill(out.values<double>(), spec, n, first);
-    else fill(out.values<float>(), spec, n, first);
+    out.visit([&](auto values) { fill(values, spec, n, first); });
 }
 
-std::string_view npy_descriptor(ElementType type) { return type == ElementType::f64 ? "<f8" : "<f4"; }
+std::string_view npy_descriptor(ElementType type) {
+    switch (type) {
+        case ElementType::f64: return "<f8";
+        case ElementType::f16: return "<f2";
+        case ElementType::bf16: return "";  // NumPy has no bfloat16
+        case ElementType::f32: break;
+    }
+    return "<f4";
+}
 
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed) {
     InputSpec spec;
@@ -339,10 +376,13 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     std::string known;
     for (ElementType candidate : kElementTypes) {
         const std::string_view little = npy_descriptor(candidate);
+        if (little.empty()) continue;
         if (descriptor == little || descriptor == "=" + std::string(little.substr(1))) type = candidate;
         known += (known.empty() ? "'" : ", '") + std::string(little) + "'";
     }
-    if (!type) fail(path, "holds dtype '" + descriptor + "'; one of " + known + " (little-endian) is needed");
+    if (!type)
+        fail(path, "holds dtype '" + descriptor + "'; one of " + known +
+                       " (little-endian) is needed (bfloat16 has no .npy dtype: give it as a raw file with --dtype=bf16)");
     const std::optional<std::string> shape = npy_dict_value(header, "'shape'", '(', ')');
     if (!shape) fail(path, ".npy header has no 'shape'");
     // Element order does not change a sum: Fortran order and any shape are summed as they are, as
@@ -361,9 +401,10 @@ HostArray read_float_file(const std::string& path, std::optional<ElementType> as
     const std::optional<NpyLayout> layout = npy ? std::optional(read_npy_header(file, path)) : std::nullopt;
     if (layout && asked && *asked != layout->type)
         fail(path, "holds " + std::string(to_string(layout->type)) + " values (its .npy header says so) but --dtype=" +
-                       std::string(to_string(*asked)) + " was asked for");
+                       std::string(to_string(*asked)) + " was asked for" +
+                       (*asked == ElementType::bf16 ? " (bfloat16 has no .npy dtype: give it as a raw file)" : ""));
     const ElementType type = layout ? layout->type : asked.value_or(ElementType::f32);
-    const std::string name = type == ElementType::f64 ? "float64" : "float32";
+    const std::string name(format_name(type));
     const std::uint64_t width = element_bytes(type);
     const std::uint64_t offset = layout ? layout->data_offset : 0;
     const std::uint64_t bytes = file.size() - offset;

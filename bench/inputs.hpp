@@ -41,7 +41,24 @@ public:
     ElementType type() const { return type_; }
     std::size_t size() const { return count_; }
     Elements elements() const {
-        return type_ == ElementType::f64 ? Elements(values<double>()) : Elements(values<float>());
+        switch (type_) {
+            case ElementType::f64: return values<double>();
+            case ElementType::f16: return values<Float16>();
+            case ElementType::bf16: return values<BFloat16>();
+            case ElementType::f32: break;
+        }
+        return values<float>();
+    }
+    // Calls f(std::span<T>) with T the array's element type; returns what f returns.
+    template <class F>
+    decltype(auto) visit(F&& f) {
+        switch (type_) {
+            case ElementType::f64: return f(values<double>());
+            case ElementType::f16: return f(values<Float16>());
+            case ElementType::bf16: return f(values<BFloat16>());
+            case ElementType::f32: break;
+        }
+        return f(values<float>());
     }
     template <class T>
     std::span<T> values() {
@@ -99,24 +116,35 @@ Shard shard_of(std::uint64_t n, int part, int parts);
 // float64 inputs are drawn the same way in double: uniform k 2^-53 for k in [0, 2^53), normal not
 // rounded to float, wide over every binade of the double range (biased exponent 0 to 2046), and
 // the hard inputs with 52-bit fractions.
+// float16 and bfloat16 inputs likewise in their own formats: uniform k 2^-11 (2^-8) for k below
+// 2^11 (2^8), normal rounded once from double, wide over biased exponents 0 to 30 (0 to 254), and
+// the hard inputs with 10 (7) fraction bits. Where a hard input's values would not fit the format
+// they are moved into it: cancel's large values lie in [2^14, 2^15) in float16, below its 65504;
+// ill:C's exponents go up to 14 at most, and its small values' mean is at least 2^-13, where
+// float16's normal numbers start: float16 reaches condition numbers up to about 8e7, and a larger C
+// gives about that. In bfloat16, float's range, both are as in float.
 void fill(std::span<float> out, const InputSpec& spec);
 void fill(std::span<double> out, const InputSpec& spec);
+void fill(std::span<Float16> out, const InputSpec& spec);
+void fill(std::span<BFloat16> out, const InputSpec& spec);
 // A piece of a larger input: out[i] is element first + i of the n-element input
 // (first + out.size() <= n), the value the whole input holds there: an MPI rank makes its shard.
 void fill(std::span<float> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
+void fill(std::span<Float16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
+void fill(std::span<BFloat16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
 // The same into values of whatever element type they hold.
 void fill(HostArray& out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 
-// The .npy descriptor of an element type, little-endian: "<f4", "<f8". read_float_file() reads
-// these (and "=" for "<"), and accumulate_bench --write-input writes them.
+// The .npy descriptor of an element type, little-endian ("<f4", "<f8", "<f2"), empty for bfloat16,
+// which NumPy lacks. read_float_file() reads these (and "=" for "<"); --write-input writes them.
 std::string_view npy_descriptor(ElementType type);
 
-// Reads a regular file of raw little-endian floats of `type` (float32 when not given), or an .npy
-// file of little-endian float32 ('<f4') or float64 ('<f8'): one that starts with the .npy magic
-// "\x93NUMPY", whatever its name; its descriptor sets the type, and a `type` given that differs is
-// an error naming both. A file named *.npy (any case) without the magic, an .npy whose header's
+// Reads a regular file of raw little-endian values of `type` (float32 when not given), or an .npy
+// file of little-endian float32 ('<f4'), float64 ('<f8') or float16 ('<f2'): one that starts with
+// the .npy magic "\x93NUMPY", whatever its name; its descriptor sets the type, and a `type` given
+// that differs is an error naming both. bfloat16 has no .npy descriptor: raw files only. A file named *.npy (any case) without the magic, an .npy whose header's
 // shape does not match its data, and anything not a regular file (a FIFO would block for ever) throw
 // InputError naming the path and what is wrong; InputTooLarge when the values do not fit in memory.
 // With part and parts, reads only shard_of(values, part, parts) of the values (an MPI rank's piece).

@@ -26,6 +26,10 @@ void list_backends(std::ostream& out) {
         for (std::size_t k = 0; k < backend.element_types.size(); ++k)
             out << (k ? "," : "") << shootout::to_string(backend.element_types[k]);
         out << '\n';
+        if (!reason)
+            for (const shootout::ElementType type : backend.element_types)
+                if (const auto why = backend.why_type_unavailable(type))
+                    out << std::setw(44) << "" << "why not " << shootout::to_string(type) << " here: " << *why << '\n';
     }
     for (const shootout::DeviceApi& api : shootout::device_apis()) {
         if (!api.unbuilt) continue;

@@ -42,7 +42,7 @@ struct Measurement {
     std::string configuration;   // what the case's prepares chose (Reduction::configuration()), with how
                                  // many chose each when they differed; "" for backends that choose nothing
     // Column added for the element-type axis:
-    ElementType dtype = ElementType::f32;  // the input's element type: "f32", "f64"
+    ElementType dtype = ElementType::f32;  // the input's element type: "f32", "f64", "f16", "bf16"
     // Column added for builds on other operating systems:
     std::string os = platform::os_name();  // the system that measured the row: "linux", "windows", "macos"
     // Columns added for the energy per call (gb_per_j is derived from it) and the code's version:

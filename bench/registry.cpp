@@ -12,6 +12,8 @@ std::string_view to_string(Accumulator accumulator) {
     switch (accumulator) {
         case Accumulator::f32: return "f32";
         case Accumulator::f64: return "f64";
+        case Accumulator::f16: return "f16";
+        case Accumulator::bf16: return "bf16";
         case Accumulator::compensated_f32: return "compensated_f32";
         case Accumulator::compensated_f64: return "compensated_f64";
         case Accumulator::exact: return "exact";

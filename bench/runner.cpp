@@ -53,13 +53,17 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
 }
 
-// One line per element type naming the selected backends that do not take it: skipped, not failed.
+// One line per element type naming the selected backends that do not take it, and one per backend
+// that takes it but cannot sum it here, with the reason: skipped, not failed.
 void name_skipped_types(const Options& options, const std::vector<const Backend*>& backends, std::ostream& out) {
     for (ElementType type : options.dtypes) {
         std::string names;
         for (const Backend* backend : backends)
             if (!backend->takes(type)) names += (names.empty() ? "" : ", ") + backend->name;
         if (!names.empty()) out << "not measured with --dtype=" << to_string(type) << " (they do not take it): " << names << '\n';
+        for (const Backend* backend : backends)
+            if (const auto reason = backend->takes(type) ? backend->why_type_unavailable(type) : std::nullopt)
+                out << "not measured with --dtype=" << to_string(type) << ": " << backend->name << ": " << *reason << '\n';
     }
 }
 

@@ -1,4 +1,4 @@
-// The exact sum of float32 or float64 values, shared by the CPU, CUDA, MPI and NCCL exact backends:
+// The exact sum of float32, float64, float16 or bfloat16 values, shared by the CPU, CUDA, MPI and NCCL exact backends:
 // every function here compiles for the host and for the device. It holds how a value enters the
 // sum, how partial sums merge and travel between processes as integer words, the fixed-point window
 // the float backends' fast paths add most floats in, and the one rounding to double at the end.
@@ -7,8 +7,9 @@
 // The number: every finite value of a binary format with S significand bits (implicit bit included)
 // is m * 2^(p + unit) with an integer 0 <= m < 2^S, p = biased exponent - 1 (subnormals have p = 0
 // and no implicit bit) and unit the exponent of the smallest subnormal: 2^-149 for float, 2^-1074
-// for double. So every sum is an integer X in units of 2^unit, and X is what is kept: for n = 2^40
-// values |X| < 2^(40 + maxp + S), 318 bits for float and 2139 for double.
+// for double, 2^-24 for float16, 2^-133 for bfloat16. So every sum is an integer X in units of
+// 2^unit, and X is what is kept: for n = 2^40 values |X| < 2^(40 + maxp + S), 318 bits for float,
+// 2139 for double, 80 for float16 and 301 for bfloat16.
 // It is stored carry-save, as Digits<T> signed 64-bit digits, X = sum_k digit[k] * 2^(32 k), a
 // "small superaccumulator" (Neal 2015, "Fast exact summation using small and large
 // superaccumulators", arXiv:1505.05571; here with 32-bit digits and 64-bit words). A value adds
@@ -30,6 +31,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "bench/float16.hpp"
 
 #if defined(__CUDACC__)
 #define SHOOTOUT_EXACT_FN __host__ __device__ __forceinline__
@@ -58,15 +61,28 @@ struct Format<double> {
     using Bits = std::uint64_t;
     static constexpr int kSignificandBits = 53, kExponentBits = 11;
 };
+template <>
+struct Format<Float16> {
+    using Bits = std::uint16_t;
+    static constexpr int kSignificandBits = 11, kExponentBits = 5;
+};
+template <>
+struct Format<BFloat16> {
+    using Bits = std::uint16_t;
+    static constexpr int kSignificandBits = 8, kExponentBits = 8;
+};
 
-// Exponent of X's unit, the smallest subnormal: 2^-149 for float, 2^-1074 for double.
+// Exponent of X's unit, the smallest subnormal: 2^-149 for float, 2^-1074 for double, 2^-24 for
+// float16, 2^-133 for bfloat16.
 template <class T>
 inline constexpr int kUnitExponent = 3 - (1 << (Format<T>::kExponentBits - 1)) - Format<T>::kSignificandBits;
-// The largest p = biased exponent - 1 of a finite value: 253 for float, 2045 for double.
+// The largest p = biased exponent - 1 of a finite value: 253 for float, 2045 for double, 29 for
+// float16, 253 for bfloat16.
 template <class T>
 inline constexpr int kMaxP = (1 << Format<T>::kExponentBits) - 3;
 // Digits for X of up to 2^40 values of magnitude below 2^(maxp + S): 10 for float (320 bits), 67
-// for double (2144 bits); the top digit, 64 bits wide, has room for far more.
+// for double (2144 bits), 3 for float16, 10 for bfloat16; the top digit, 64 bits wide, has room
+// for far more.
 inline constexpr int kLog2MaxValues = 40;
 template <class T>
 inline constexpr int kDigits = (kMaxP<T> + Format<T>::kSignificandBits + kLog2MaxValues) / kDigitBits + 1;
@@ -90,6 +106,10 @@ SHOOTOUT_EXACT_FN std::uint64_t bits_of(double x) {
     return __builtin_bit_cast(std::uint64_t, x);
 #endif
 }
+
+// The 16-bit formats are their bits (bench/float16.hpp), on the host and on the device.
+SHOOTOUT_EXACT_FN std::uint16_t bits_of(Float16 x) { return x.bits; }
+SHOOTOUT_EXACT_FN std::uint16_t bits_of(BFloat16 x) { return x.bits; }
 
 SHOOTOUT_EXACT_FN float float_from_bits(std::uint32_t bits) {
 #if defined(__CUDA_ARCH__)

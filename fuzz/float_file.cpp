@@ -37,7 +37,8 @@ void read_as(const std::string& path, const std::uint8_t* data, std::size_t size
     std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     // Whole and as a shard; with no --dtype, and with each type asked for (a raw file of that type,
     // an .npy file that must agree).
-    const std::optional<shootout::ElementType> types[] = {std::nullopt, shootout::ElementType::f32, shootout::ElementType::f64};
+    const std::optional<shootout::ElementType> types[] = {std::nullopt, shootout::ElementType::f32, shootout::ElementType::f64,
+                                                          shootout::ElementType::f16, shootout::ElementType::bf16};
     for (const auto& [part, parts] : {std::pair{0, 1}, std::pair{1, 3}})
         for (const auto& type : types) {
             try {

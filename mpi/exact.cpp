@@ -60,7 +60,7 @@ private:
     .element_types = {ElementType::f32, ElementType::f64},
 #ifdef SHOOTOUT_HAVE_MPI
     .make = [](Elements shard, const PrepareOptions&) {
-        return shard.visit([]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
+        return shard.visit<float, double>([]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
             return std::make_unique<ExactOverRanks<T>>(values);
         });
     },

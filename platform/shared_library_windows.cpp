@@ -4,6 +4,8 @@
 
 namespace shootout::platform {
 
+std::string versioned_library_file(const std::string& name, int version) { return name + "-" + std::to_string(version) + ".dll"; }
+
 void* open_library(const std::string& file, std::string& error) {
     HMODULE library = LoadLibraryA(file.c_str());
     if (!library) error = file + ": LoadLibrary failed with error " + std::to_string(GetLastError());

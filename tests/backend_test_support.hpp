@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <iostream>
 #include <ostream>
 #include <random>
 #include <span>
@@ -19,6 +22,7 @@
 #include "gpu/runtime/cuda_api.hpp"
 #include "bench/element_type.hpp"
 #include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 
@@ -34,13 +38,22 @@ inline std::string backend_test_name(const ::testing::TestParamInfo<const Backen
 }
 
 // Calls f(std::type_identity<T>{}) with the C++ type T of each element type the backend declares,
-// failures inside naming the type: a backend is tested on every type it takes.
+// failures inside naming the type: a backend is tested on every type it takes, except one this
+// machine cannot give it (Backend::why_type_unavailable), which is named on the output.
 template <class F>
 void for_each_element_type(const Backend& backend, F&& f) {
     for (ElementType type : backend.element_types) {
+        if (const auto reason = backend.why_type_unavailable(type)) {
+            std::cout << "[ SKIPPED  ] " << backend.name << " " << to_string(type) << ": " << *reason << '\n';
+            continue;
+        }
         SCOPED_TRACE(std::string("element type ") + std::string(to_string(type)));
-        if (type == ElementType::f64) f(std::type_identity<double>{});
-        else f(std::type_identity<float>{});
+        switch (type) {
+            case ElementType::f32: f(std::type_identity<float>{}); break;
+            case ElementType::f64: f(std::type_identity<double>{}); break;
+            case ElementType::f16: f(std::type_identity<Float16>{}); break;
+            case ElementType::bf16: f(std::type_identity<BFloat16>{}); break;
+        }
     }
 }
 
@@ -52,7 +65,7 @@ std::vector<T> small_integers(std::size_t n, int magnitude, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> value(-magnitude, magnitude);
     std::vector<T> v(n);
-    for (T& x : v) x = static_cast<T>(value(rng));
+    for (T& x : v) x = T(static_cast<double>(value(rng)));
     return v;
 }
 
@@ -61,7 +74,7 @@ inline bool sums(const Backend& backend) { return backend.traits.accumulator != 
 
 // A device backend's sum of the input: two calls on one prepared input (the second from scratch),
 // each returning the time its device timestamps measured.
-inline double device_sum(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
+inline double device_sum(const Backend& backend, Elements input, bool include_transfer = false) {
     auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
     const std::optional<double> seconds = reduction->run();
     EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
@@ -71,26 +84,56 @@ inline double device_sum(const Backend& backend, std::span<const float> input, b
 
 // Why this build has no CUDA backends, or nullopt when it has them.
 inline std::optional<std::string> cuda_unbuilt() { return find_device_api(cuda::kDevice)->unbuilt; }
-// small_integers' largest magnitude for T at up to 2^20 elements: 8 for float; 2^30 for double,
-// where most of the integers are not floats, so a double read as or rounded to a float shows.
+// small_integers' largest magnitude for T at up to 2^20 elements: 8 for float and the 16-bit types
+// (whose accumulators are float or wider, or 16 bits wide: see exact_up_to); 2^30 for double, where
+// most of the integers are not floats, so a double read as or rounded to a float shows.
 template <class T>
 inline constexpr int kExactMagnitude = std::is_same_v<T, double> ? 1 << 30 : 8;
 
-// Uniform values in [0, 1) with T's full precision.
+// The largest n x magnitude for which every partial sum of n small integers is exact in an
+// accumulator: 2^p for its p significand bits (2^24 for float, 2^11 for float16, 2^8 for
+// bfloat16; doubles and exact sums far past any test's size). The tensor cores' totals are floats, and
+// kExactMagnitude's integers are TF32 terms as they are.
+inline double exact_up_to(Accumulator accumulator) {
+    switch (accumulator) {
+        case Accumulator::f32:
+        case Accumulator::compensated_f32:
+        case Accumulator::tf32:
+        case Accumulator::tf32_split: return 0x1p24;
+        case Accumulator::f16: return 0x1p11;
+        case Accumulator::bf16: return 0x1p8;
+        default: return 0x1p53;
+    }
+}
+
+// Uniform values in [0, 1) with T's full precision (for the 16-bit types, a double in [0, 1)
+// rounded to T: [0, 1], as 1 - 2^-54 rounds up).
 template <class T>
 std::vector<T> uniform_values(std::size_t n, unsigned seed) {
     std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<T> value(0, 1);
+    using Draw = std::conditional_t<std::is_same_v<T, float>, float, double>;
+    std::uniform_real_distribution<Draw> value(0, 1);
     std::vector<T> v(n);
-    for (T& x : v) x = value(rng);
+    for (T& x : v) x = T(value(rng));
     return v;
 }
 
-// S of the values, rounded only by round(): exact_sum for floats; doubles each added with
-// ExactAccumulator::add(double), which is exact.
+// Normally distributed values (mixed signs: a changed order of additions almost surely changes the
+// bits), drawn as floats and rounded to T.
+template <class T>
+std::vector<T> normal_values(std::size_t n, std::uint64_t seed) {
+    std::vector<float> drawn(n);
+    fill(drawn, Distribution::normal, seed);
+    std::vector<T> v(n);
+    std::transform(drawn.begin(), drawn.end(), v.begin(), [](float x) { return T(x); });
+    return v;
+}
+
+// S of the values, rounded only by round(): exact_sum for floats and the 16-bit types (floats all);
+// doubles each added with ExactAccumulator::add(double), which is exact.
 template <class T>
 ExactAccumulator exact_sum_of(std::span<const T> values) {
-    if constexpr (std::is_same_v<T, float>) {
+    if constexpr (!std::is_same_v<T, double>) {
         return exact_sum(values);
     } else {
         ExactAccumulator sum;

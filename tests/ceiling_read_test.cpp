@@ -85,7 +85,7 @@ TEST(CeilingRead, ConfigurationNamesTheCandidateInUse) {
     } else {
         EXPECT_THROW(read.use({Schedule::work_stealing, 2}, 0), std::logic_error);
     }
-    if (simd::best().sum_f32 != simd::sum_unrolled_f32) {  // the baseline ISA's loop is one of them
+    if (simd::best().sum_f32 != static_cast<simd::SumToFloat>(simd::sum_unrolled_f32)) {  // the baseline ISA's loop is one of them
         read.use({Schedule::pinned_parts, 1}, read.loops() - 1);
         EXPECT_EQ(read.configuration(), "schedule=pinned parts=1 loop=serial/unrolled");
     }

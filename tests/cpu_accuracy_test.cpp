@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -47,18 +48,21 @@ double sum_with(const Backend& b, std::span<const T> input, int threads) {
 }
 
 // Uniform values in [0, 1): all positive, so sum |x| = S. Floats from the harness's generator, 2^24
-// of them, where float accumulation's error bounds run out; doubles with all 53 bits random.
+// of them, where float accumulation's error bounds run out; float16 and bfloat16 from it too, 2^22
+// of them; doubles with all 53 bits random.
 template <class T>
 struct Uniform {
     std::vector<T> data;
     ExactAccumulator exact;
 
     Uniform() {
-        if constexpr (std::is_same_v<T, float>) {
-            data.resize(std::size_t{1} << 24);
-            fill(data, Distribution::uniform, 7);
-        } else {
+        if constexpr (std::is_same_v<T, double>) {
             data = uniform_values<double>(std::size_t{1} << 22, 7);
+        } else {
+            data.resize(std::size_t{1} << (std::is_same_v<T, float> ? 24 : 22));
+            InputSpec spec;
+            spec.seed = 7;
+            fill(std::span<T>(data), spec);
         }
         exact = exact_sum_of(data);
     }
@@ -69,30 +73,16 @@ struct Uniform {
 
 class UniformInput : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() {
-        floats_ = new Uniform<float>;
-        doubles_ = new Uniform<double>;
-    }
-    static void TearDownTestSuite() {
-        delete floats_;
-        delete doubles_;
-        floats_ = nullptr;
-        doubles_ = nullptr;
-    }
+    // Made once per type, on first use: a type no backend takes costs nothing.
     template <class T>
     static const Uniform<T>& uniform() {
-        if constexpr (std::is_same_v<T, double>) return *doubles_;
-        else return *floats_;
+        static const Uniform<T> made;
+        return made;
     }
-
-    static Uniform<float>* floats_;
-    static Uniform<double>* doubles_;
 };
-Uniform<float>* UniformInput::floats_ = nullptr;
-Uniform<double>* UniformInput::doubles_ = nullptr;
 
 TEST_F(UniformInput, EveryBackendIsWithinTheBoundOfItsTraitsAtEveryThreadCount) {
-    int checked = 0, checked_doubles = 0;
+    std::map<ElementType, int> checked;
     for (const Backend* b : available_cpu_summing_backends()) {
         for_each_element_type(*b, [&]<class T>(std::type_identity<T>) {
             const Uniform<T>& u = uniform<T>();
@@ -101,15 +91,14 @@ TEST_F(UniformInput, EveryBackendIsWithinTheBoundOfItsTraitsAtEveryThreadCount) 
                 if (!b->parallel && threads > 1) break;
                 const double bound = bounds::for_traits(traits, u.problem(threads)).value();
                 if (std::isinf(bound)) continue;  // the analysis says nothing at this size
-                ++(std::is_same_v<T, double> ? checked_doubles : checked);
+                ++checked[element_type_of<T>];
                 EXPECT_LE(u.error(*b, threads), bound)
                     << b->name << " with " << threads << " threads: outside the bound of accumulator "
                     << to_string(traits.accumulator) << ", order " << to_string(traits.order);
             }
         });
     }
-    EXPECT_GT(checked, 0);
-    EXPECT_GT(checked_doubles, 0);
+    for (ElementType type : kElementTypes) EXPECT_GT(checked[type], 0) << to_string(type);
 }
 
 TEST_F(UniformInput, ReproducibleBackendsGiveTheSameBitsOnEveryRun) {
@@ -145,7 +134,7 @@ TEST_F(UniformInput, BackendsReproducibleForAnyThreadCountGiveTheSameBitsForEach
 // compensated sum, an exact one.
 bool keeps_tiny_addends(Accumulator accumulator, ElementType type) {
     switch (accumulator) {
-        case Accumulator::f64: return type == ElementType::f32;
+        case Accumulator::f64: return type != ElementType::f64;
         case Accumulator::compensated_f32:
         case Accumulator::compensated_f64:
         case Accumulator::exact: return true;
@@ -153,7 +142,7 @@ bool keeps_tiny_addends(Accumulator accumulator, ElementType type) {
     }
 }
 
-// 2048 alternating +1 and -1, then 2^20 + 1000 addends of 2^-30 (2^-60 for doubles), from an odd
+// 2048 alternating +1 and -1, then 2^20 + 1000 addends of 2^-30 (2^-60 for doubles, 2^-24 for 16-bit values), from an odd
 // offset. With an even lane count every lane holds +k or -k when the tiny addends come, each below
 // half an ulp of it: a plain sum in the element type drops them all, and Kahan lanes keep them in
 // their compensations, which are not zero at the end (a lane's share is no multiple of its ulp).
@@ -165,12 +154,12 @@ bool keeps_tiny_addends(Accumulator accumulator, ElementType type) {
 // ulp of k per lane against a tiny S.
 template <class T>
 void check_tiny_addends_after_cancelling_lanes() {
-    constexpr T kTinyAddend = std::is_same_v<T, double> ? 0x1p-60 : 0x1p-30f;
+    const T kTinyAddend(std::is_same_v<T, double> ? 0x1p-60 : std::is_same_v<T, float> ? 0x1p-30 : 0x1p-24);
     constexpr std::size_t kSigned = 2048, kTiny = (std::size_t{1} << 20) + 1000;
     std::vector<T> data(1 + kSigned + kTiny, kTinyAddend);
-    for (std::size_t i = 0; i < kSigned; ++i) data[1 + i] = i % 2 ? T(-1) : T(1);
+    for (std::size_t i = 0; i < kSigned; ++i) data[1 + i] = T(i % 2 ? -1.0 : 1.0);
     const std::span<const T> input(data.data() + 1, data.size() - 1);
-    const double exact = static_cast<double>(kTiny) * kTinyAddend;
+    const double exact = static_cast<double>(kTiny) * static_cast<double>(kTinyAddend);
     ASSERT_EQ(exact_sum_of(input).round(), exact);
     int checked = 0;
     for (const Backend* b : available_cpu_summing_backends()) {
@@ -187,6 +176,12 @@ TEST(TinyAddendsAfterCancellingLanes, DoubleAndCompensatedBackendsKeepEveryOneOf
 TEST(TinyAddendsAfterCancellingLanes, CompensatedBackendsKeepEveryOneOfDoubles) {
     check_tiny_addends_after_cancelling_lanes<double>();
 }
+// 16-bit inputs, their tiny addend 2^-24 (float16's smallest value): summed in float, 1 + 2^-24 ties
+// back to 1; compensated and wider sums keep it.
+TEST(TinyAddendsAfterCancellingLanes, DoubleAndCompensatedBackendsKeepEveryOneOf16BitValues) {
+    check_tiny_addends_after_cancelling_lanes<Float16>();
+    check_tiny_addends_after_cancelling_lanes<BFloat16>();
+}
 
 // The bounds can fail: a single running float total, and float lanes, break the tight ones by far.
 TEST_F(UniformInput, TheBoundsRejectFloatAccumulation) {
@@ -196,6 +191,16 @@ TEST_F(UniformInput, TheBoundsRejectFloatAccumulation) {
     EXPECT_GT(float_total, bounds::pairwise(u.problem(1), bounds::kFloatU));
     const double float_lanes = u.error(backend("cpu/serial/unrolled"), 1);
     EXPECT_GT(float_lanes, bounds::any_order(u.problem(1), bounds::kDoubleU));
+}
+
+// A 16-bit running total of uniform values in [0, 1) stalls where half its ulp passes them: at
+// 2048 in float16 (ulp 2), at 256 in bfloat16 (ulp 2); a float total of the same values does not.
+TEST_F(UniformInput, A16BitTotalStallsWhereHalfItsUlpPassesTheAddends) {
+    EXPECT_EQ(sum_with(backend("cpu/serial/accumulate-f16"), uniform<Float16>().input(), 1), 2048.0);
+    EXPECT_EQ(sum_with(backend("cpu/serial/accumulate-bf16"), uniform<BFloat16>().input(), 1), 256.0);
+    const Uniform<Float16>& u = uniform<Float16>();
+    EXPECT_LT(u.error(backend("cpu/serial/accumulate-f32"), 1), bounds::any_order(u.problem(1), bounds::kFloatU));
+    EXPECT_GT(u.exact.round(), 1e6);
 }
 
 // And in double: a running double total of doubles breaks compensated and pairwise summation's

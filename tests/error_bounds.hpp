@@ -2,9 +2,9 @@
 // element type it sums (accumulator and order): the CPU and CUDA suites check every backend against
 // the bound its traits promise, so a new backend needs no entry here.
 //
-// u is the unit roundoff of the arithmetic the sum is carried in: 2^-24 for float, 2^-53 for double
-// (the accumulator's type, not the input's: floats are exact in double, and no accumulator is
-// narrower than the input it takes). gamma_k = k u / (1 - k u) bounds the relative error of k
+// u is the unit roundoff of the arithmetic the sum is carried in: 2^-24 for float, 2^-53 for double,
+// 2^-11 for float16, 2^-8 for bfloat16 (the accumulator's type, not the input's: every narrower
+// value is exact in a wider type, and no accumulator is narrower than the input it takes). gamma_k = k u / (1 - k u) bounds the relative error of k
 // successive roundings (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Lemma 3.1)
 // while k u < 1; past that there is no a priori bound, and gamma is infinite.
 #pragma once
@@ -13,18 +13,18 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
-#include <type_traits>
 
 #include "bench/backend.hpp"
 
 namespace shootout::bounds {
 
-inline constexpr double kFloatU = 0x1p-24, kDoubleU = 0x1p-53;
+inline constexpr double kFloatU = 0x1p-24, kDoubleU = 0x1p-53, kFloat16U = 0x1p-11, kBFloat16U = 0x1p-8;
 
-// The unit roundoff of T's arithmetic.
+// The unit roundoff of T's arithmetic: 2^-p for its p significand bits.
 template <class T>
-inline constexpr double kUnitRoundoff = std::is_same_v<T, double> ? kDoubleU : kFloatU;
+inline constexpr double kUnitRoundoff = 1.0 / static_cast<double>(std::uint64_t{1} << std::numeric_limits<T>::digits);
 
 // The unit roundoff of the additions an accumulator makes. Tensor cores truncate (see tensor_core()):
 // 2^-23, twice a float's round to nearest.
@@ -32,6 +32,8 @@ inline double unit_roundoff(Accumulator accumulator) {
     switch (accumulator) {
         case Accumulator::f32:
         case Accumulator::compensated_f32: return kFloatU;
+        case Accumulator::f16: return kFloat16U;
+        case Accumulator::bf16: return kBFloat16U;
         case Accumulator::tf32:
         case Accumulator::tf32_split: return 2 * kFloatU;
         default: return kDoubleU;
@@ -142,7 +144,9 @@ inline std::optional<double> for_traits(const Traits& traits, const Problem& p) 
         case Accumulator::f32:
             if (traits.order == Order::thread_chunks) return openmp_float_chunks(p);
             [[fallthrough]];
-        case Accumulator::f64: return traits.order == Order::pairwise ? pairwise(p, u) : any_order(p, u);
+        case Accumulator::f64:
+        case Accumulator::f16:
+        case Accumulator::bf16: return traits.order == Order::pairwise ? pairwise(p, u) : any_order(p, u);
         case Accumulator::tf32:
         case Accumulator::tf32_split: return tensor_core(p, input_rounding(traits.accumulator), u);
     }

@@ -306,7 +306,53 @@ TEST_P(EveryExactBackend, DoublesSameBitsForEveryThreadCount) {
     same_bits_for_every_thread_count(wide_doubles((std::size_t{1} << 20) + 7, 10));
 }
 
+// float16 and bfloat16, for each backend that takes them: every finite value with its negation,
+// shuffled, and then seven ones; the hard inputs in each format; odd sizes and unaligned starts;
+// NaN and infinities; the same bits at every thread count.
+template <class T>
+std::vector<T> generate_16(const std::string& input, std::size_t n) {
+    InputSpec spec;
+    spec.distribution = input == "wide" ? Distribution::wide : input == "cancel" ? Distribution::cancel : Distribution::ill_conditioned;
+    std::vector<T> v(n);
+    fill(std::span<T>(v), spec);
+    return v;
+}
+
+TEST_P(EveryExactBackend, SixteenBitInputs) {
+    const auto check = [&]<class T>(std::type_identity<T>) {
+        if (!backend().takes(element_type_of<T>)) return;
+        SCOPED_TRACE(std::string(to_string(element_type_of<T>)));
+        std::vector<T> whole;
+        for (std::uint32_t bits = 0; bits < 0x10000u; ++bits)
+            if (std::isfinite(static_cast<float>(T::from_bits(static_cast<std::uint16_t>(bits))))) whole.push_back(T::from_bits(static_cast<std::uint16_t>(bits)));
+        std::shuffle(whole.begin(), whole.end(), std::mt19937(3));
+        whole.insert(whole.end(), 7, T(1.0));
+        EXPECT_TRUE(same_bits(sum(whole, 3), 7.0));
+        for (const char* input : {"wide", "cancel", "ill"}) {
+            const auto v = generate_16<T>(input, kOdd);
+            EXPECT_TRUE(same_bits(sum(v, 3), exact(v))) << input;
+        }
+        const auto data = generate_16<T>("wide", kOdd + 3);
+        for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{31}, kOdd})
+            for (std::size_t offset : {0u, 1u, 3u}) {
+                const Elements input = std::span<const T>(data.data() + offset, n);
+                EXPECT_TRUE(same_bits(sum(input), exact(input))) << "n=" << n << " offset=" << offset;
+            }
+        nan_and_infinity<T>([](std::size_t n) { return generate_16<T>("wide", n); });
+        same_bits_for_every_thread_count(generate_16<T>("cancel", (std::size_t{1} << 20) + 7));
+    };
+    check(std::type_identity<Float16>{});
+    check(std::type_identity<BFloat16>{});
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
+
+TEST(ExactBackends, TheCpuOnesTakeEveryElementType) {
+    for (const Backend* b : exact_backends()) {
+        if (b->device != Device::cpu || b->distributed) continue;
+        for (ElementType type : kElementTypes) EXPECT_TRUE(b->takes(type)) << b->name << " " << to_string(type);
+    }
+}
 
 TEST(ExactBackends, OnEveryDeviceThisBuildHas) {
     int cpu = 0, cuda = 0, opencl = 0, scale_out = 0;

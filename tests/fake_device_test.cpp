@@ -92,9 +92,16 @@ public:
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool) override {
         log().offsets_read.insert(offset);
-        const Elements copy = type_ == ElementType::f64
-                                  ? Elements(std::span(reinterpret_cast<const double*>(fake(input).bytes.data() + offset), n_))
-                                  : Elements(std::span(reinterpret_cast<const float*>(fake(input).bytes.data() + offset), n_));
+        const std::byte* bytes = fake(input).bytes.data() + offset;
+        const Elements copy = [&]() -> Elements {
+            switch (type_) {
+                case ElementType::f64: return std::span(reinterpret_cast<const double*>(bytes), n_);
+                case ElementType::f16: return std::span(reinterpret_cast<const Float16*>(bytes), n_);
+                case ElementType::bf16: return std::span(reinterpret_cast<const BFloat16*>(bytes), n_);
+                case ElementType::f32: break;
+            }
+            return std::span(reinterpret_cast<const float*>(bytes), n_);
+        }();
         sum_ = copy.visit([](auto values) {
             double total = 0;
             for (auto x : values) total += static_cast<double>(x);
@@ -122,7 +129,7 @@ private:
     .device = kFake,
     .description = "a double sum on a simulated device",
     .traits = {.accumulator = Accumulator::f64, .order = Order::sequential, .reproducibility = Reproducibility::any_thread_count},
-    .element_types = {ElementType::f32, ElementType::f64},
+    .element_types = {ElementType::f32, ElementType::f64, ElementType::f16, ElementType::bf16},
     .device_info = [] { return DeviceInfo{.name = "Fake GPU", .peak_gbps = 100, .visible = log().visible}; },
     .parts = {
         .make_queue = [] { return std::make_unique<FakeQueue>(); },
@@ -133,10 +140,10 @@ private:
 }));
 
 TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
-    const SweepResult r = sweep({"--backend=fake", "--sizes=2^10,2^12", "--dtype=f32,f64", "--input=ones", "--include-transfer"});
+    const SweepResult r = sweep({"--backend=fake", "--sizes=2^10,2^12", "--dtype=f32,f64,f16,bf16", "--input=ones", "--include-transfer"});
     ASSERT_EQ(r.status, 0) << r.err;
     // Per size and type: isolated, batched, and isolated with the transfer.
-    ASSERT_EQ(r.rows.size(), 2u * 2u * 3u) << r.out;
+    ASSERT_EQ(r.rows.size(), 2u * 4u * 3u) << r.out;
     std::set<std::string> timings, devices, dtypes;
     for (const auto& row : r.rows) {
         EXPECT_EQ(row.at("backend"), "fake/sum");
@@ -146,7 +153,9 @@ TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
         EXPECT_EQ(row.at("pages"), "");  // device memory
         EXPECT_EQ(row.at("rel_error"), "0");
         EXPECT_EQ(std::stod(row.at("result")), std::stod(row.at("n")));
-        const std::uint64_t bytes = input_bytes(row.at("dtype") == "f64" ? ElementType::f64 : ElementType::f32, std::stoull(row.at("n")));
+        const std::optional<ElementType> dtype = element_type_named(row.at("dtype"));
+        ASSERT_TRUE(dtype) << row.at("dtype");
+        const std::uint64_t bytes = input_bytes(*dtype, std::stoull(row.at("n")));
         EXPECT_EQ(row.at("bytes"), std::to_string(bytes));
         // The simulated clock: 2 us per launch and 100 GB/s, so an isolated call of 2^12 floats
         // takes 2 us + 16384 / 100 ns, and so does each call of a batch.
@@ -158,7 +167,7 @@ TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
     }
     EXPECT_EQ(timings, (std::set<std::string>{"isolated", "batched"}));
     EXPECT_EQ(devices, (std::set<std::string>{"fake", "fake+h2d"}));
-    EXPECT_EQ(dtypes, (std::set<std::string>{"f32", "f64"}));
+    EXPECT_EQ(dtypes, (std::set<std::string>{"f32", "f64", "f16", "bf16"}));
 }
 
 // Batched rows carry the energy of a call, from a window of whole steps of the device's counter:

@@ -202,12 +202,43 @@ void expect_error(const std::string& path, const std::string& needle) {
     }
 }
 
+// float16 .npy files ('<f2') set their type; bfloat16 has no .npy descriptor, so it comes raw, and
+// asking for it from an .npy file says so.
+TEST_F(InputFiles, Float16FromNpyAndBFloat16FromRawFiles) {
+    const std::uint16_t halves[] = {0x3c00, 0x0001, 0xfbff};  // 1, 2^-24, -65504
+    std::string data(sizeof halves, '\0');
+    std::memcpy(data.data(), halves, sizeof halves);
+    const std::string path = write("h.npy", npy("<f2", data));
+    const HostArray read = read_float_file(path);
+    ASSERT_EQ(read.type(), ElementType::f16);
+    const std::span<const Float16> values = read.values<Float16>();
+    EXPECT_EQ(std::vector<float>(values.begin(), values.end()), (std::vector<float>{1.0f, 0x1p-24f, -65504.0f}));
+    try {
+        read_float_file(path, ElementType::bf16);
+        ADD_FAILURE() << "a bfloat16 read of a float16 .npy file was not refused";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("holds f16 values (its .npy header says so) but --dtype=bf16 was asked for "
+                                             "(bfloat16 has no .npy dtype: give it as a raw file)"),
+                  std::string::npos) << e.what();
+    }
+    // The same 6 bytes, raw: three bfloat16 values (1.0 is 0x3f80 there), or one and a half floats.
+    const std::uint16_t brains[] = {0x3f80, 0x0001, 0xff7f};  // 1, 2^-133, -(2 - 2^-7) 2^127
+    std::memcpy(data.data(), brains, sizeof brains);
+    const std::string raw = write("h.bf16", data);
+    const HostArray raw_read = read_float_file(raw, ElementType::bf16);
+    ASSERT_EQ(raw_read.type(), ElementType::bf16);
+    const std::span<const BFloat16> b = raw_read.values<BFloat16>();
+    EXPECT_EQ(std::vector<float>(b.begin(), b.end()), (std::vector<float>{1.0f, 0x1p-133f, -0x1.fep127f}));
+    expect_error(raw, "6 data bytes is not a whole number of float32 values");
+}
+
 TEST_F(InputFiles, BadFilesAreNamedWithWhatIsWrong) {
     expect_error((dir / "missing.f32").string(), "cannot be opened");
     expect_error(dir.string(), "is a directory");
     expect_error(write("empty.f32", ""), "holds no float32 values");
     expect_error(write("odd.f32", "abcdef"), "6 data bytes is not a whole number of float32 values");
-    expect_error(write("i4.npy", npy("<i4", std::string(12, '\0'))), "holds dtype '<i4'; one of '<f4', '<f8' (little-endian) is needed");
+    expect_error(write("i4.npy", npy("<i4", std::string(12, '\0'))),
+                 "holds dtype '<i4'; one of '<f4', '<f8', '<f2' (little-endian) is needed (bfloat16 has no .npy dtype");
     expect_error(write("big.npy", npy(">f8", std::string(24, '\0'))), "holds dtype '>f8'");
     expect_error(write("fake.npy", "not numpy at all"), "not a .npy file");
     expect_error(write("FAKE.NPY", floats({1.0f, 2.0f})), "is named .npy but is not a .npy file");

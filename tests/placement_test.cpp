@@ -86,7 +86,10 @@ TEST_P(EveryCpuBackendPlacement, EachPartIsCopiedOnceIntoTheMemoryARunReads) {
             EXPECT_EQ(chunks[part].size(), expected.size()) << "part " << part;
         }
         prepared.reduction->run();
-        EXPECT_EQ(prepared.reduction->result(), exact_sum_of(data).round());
+        // A 16-bit running total cannot hold these partial sums: its sums are checked elsewhere.
+        if (static_cast<double>(data.size()) * kExactMagnitude<T> <= exact_up_to(backend.traits_for(element_type_of<T>).accumulator)) {
+            EXPECT_EQ(prepared.reduction->result(), exact_sum_of(data).round());
+        }
     });
 }
 

@@ -1,6 +1,7 @@
 // accumulate_nvbench: the CUDA backends under NVIDIA's nvbench, for its cold and batch times, noise
 // criteria, JSON and compare scripts. One benchmark, "accumulate", with the axes Backend (every
-// one-GPU CUDA backend of the registry, from its Backend record) x Elements (powers of two) x dtype;
+// one-GPU CUDA backend of the registry, from its Backend record) x Elements (powers of two) x dtype
+// (every element type some of them take; a backend's states of a type it does not take are skipped);
 // each state times exactly the call the backend's harness rows time, DeviceCall::enqueue, on
 // nvbench's stream, over the harness's input (uniform, seed 42) rotated past 4x the L2 as those rows
 // rotate it. So nvbench's batch time is the harness's batched row (scripts/nvbench_check.sh holds
@@ -14,6 +15,7 @@
 // Each state adds the relative error of its last call's sum against the exact sum (accumulate/rel_error).
 #include <nvbench/nvbench.cuh>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -36,12 +38,12 @@ namespace {
 
 // The backends nvbench times: those on one CUDA device, in one process, timed through the device
 // timing layer (multi-GPU and MPI backends have their own records and rules).
-std::vector<std::string> timed_backends() {
-    std::vector<std::string> names;
+std::vector<const Backend*> timed_backends() {
+    std::vector<const Backend*> timed;
     for (const Backend& backend : registered_backends())
         if (backend.device == kDevice && backend.device_parts && !backend.multi_gpu && !backend.distributed)
-            names.push_back(backend.name);
-    return names;
+            timed.push_back(&backend);
+    return timed;
 }
 
 // One input, the harness's default, and its exact sum. States that differ only in the backend, the
@@ -58,8 +60,7 @@ const Input& input_of(ElementType type, std::size_t n) {
     if (last && last->type == type && last->n == n) return *last;
     last.reset();  // one input held at a time
     HostArray values(type, n);
-    if (type == ElementType::f64) fill(values.values<double>(), InputSpec{});
-    else fill(values.values<float>(), InputSpec{});
+    fill(values, InputSpec{}, n, 0);
     ExactAccumulator exact = exact_sum(values.elements());
     return last.emplace(Input{type, n, std::move(values), std::move(exact)});
 }
@@ -70,9 +71,10 @@ void accumulate(nvbench::state& state) {
     const auto n = static_cast<std::size_t>(state.get_int64("Elements"));
     if (!backend || !backend->device_parts || backend->device != kDevice)
         return state.skip("'" + state.get_string("Backend") + "' names no one-GPU CUDA backend");
-    if (!type) return state.skip("'" + state.get_string("dtype") + "' is not an element type (f32, f64)");
+    if (!type) return state.skip("'" + state.get_string("dtype") + "' is not an element type (f32, f64, f16, bf16)");
     if (!backend->takes(*type)) return state.skip(backend->name + " takes no " + state.get_string("dtype"));
     if (auto reason = backend->why_unavailable()) return state.skip(*reason);
+    if (auto reason = backend->why_type_unavailable(*type)) return state.skip(*reason);
     const DeviceBackendParts& parts = *backend->device_parts;
 
     try {
@@ -131,10 +133,14 @@ struct Accumulate {
 void register_benchmark() {
     nvbench::benchmark_base& bench = nvbench::benchmark_manager::get().add(std::make_unique<nvbench::benchmark<Accumulate>>());
     bench.set_name("accumulate");
-    bench.add_string_axis("Backend", timed_backends());
+    const std::vector<const Backend*> timed = timed_backends();
+    std::vector<std::string> names, types;
+    for (const Backend* backend : timed) names.push_back(backend->name);
+    for (ElementType type : kElementTypes)
+        if (std::any_of(timed.begin(), timed.end(), [type](const Backend* backend) { return backend->takes(type); }))
+            types.emplace_back(to_string(type));
+    bench.add_string_axis("Backend", names);
     bench.add_int64_power_of_two_axis("Elements", {20, 24, 28});
-    std::vector<std::string> types;
-    for (ElementType type : kElementTypes) types.emplace_back(to_string(type));
     bench.add_string_axis("dtype", types);
 }
 

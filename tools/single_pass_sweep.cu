@@ -67,7 +67,7 @@ std::string policy_name() {
 
 // The policy's name, flagged where a pdl policy launches plainly (a kernel built for before sm_90).
 template <class Acc, class P>
-std::string pass_name(const SinglePass<Acc, P>& pass) {
+std::string pass_name(const SinglePass<Acc, float, P>& pass) {
     return policy_name<P>() + (P::kLaunch == Launch::pdl && !pass.programmatic() ? "(off)" : "");
 }
 
@@ -174,15 +174,15 @@ void print_row(const char* acc, const std::string& policy, std::size_t n, unsign
 
 template <class Acc, class P>
 bool time_policy(std::size_t n, Copies& copies, int calls, const Options& o, cudaStream_t stream, Times cub, bool tuned) {
-    SinglePass<Acc, P> pass(n);
+    SinglePass<Acc, float, P> pass(n);
     DeviceBuffer<typename Acc::Result> out(1);
     const Times t = time_calls([&](const float* in, cudaStream_t s) { pass.enqueue(in, out.get(), s); }, copies, calls, o, stream);
     SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream));
     const bool correct = static_cast<double>(read_back(out.get())) == copies.exact() && read_back(pass.ticket()) == 0;
     cudaFuncAttributes attributes{};
-    SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, P>));
+    SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, P, float>));
     int per_sm = 0;
-    SHOOTOUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, single_pass_sum<Acc, P>, P::kBlockThreads, 0));
+    SHOOTOUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, single_pass_sum<Acc, P, float>, P::kBlockThreads, 0));
     print_row(acc_name<Acc>(), (tuned ? "*" : " ") + pass_name(pass), n, pass.grid(), attributes.numRegs, per_sm, t, cub, correct);
     return correct;
 }
@@ -231,7 +231,7 @@ int sweep(const Options& o) {
         for (const std::string& acc : o.accs) {
             if (acc == "f32") ok &= sweep_size<PlainSum<float>>(n, copies, calls, o, stream, cub);
             if (acc == "f64") ok &= sweep_size<PlainSum<double>>(n, copies, calls, o, stream, cub);
-            if (acc == "kahan") ok &= sweep_size<KahanSum>(n, copies, calls, o, stream, cub);
+            if (acc == "kahan") ok &= sweep_size<KahanSum<float>>(n, copies, calls, o, stream, cub);
         }
         std::fflush(stdout);
     }
@@ -262,7 +262,7 @@ std::vector<float> small_integers(std::size_t n) {
 // Each call with *out poisoned (NaN) first: a call that writes nothing, or a ticket left unreset (the
 // next call would find no last block), shows as NaN or as a counter not back at 0.
 template <class Acc, class P>
-void check_calls(const SinglePass<Acc, P>& pass, const float* in, double exact, int calls, cudaStream_t stream, const std::string& what) {
+void check_calls(const SinglePass<Acc, float, P>& pass, const float* in, double exact, int calls, cudaStream_t stream, const std::string& what) {
     using Result = typename Acc::Result;
     DeviceBuffer<Result> out(1);
     Result first{};
@@ -295,7 +295,7 @@ struct Input {
 // then as many into one shared result (the last call's must stand). The results are read after one
 // synchronisation at the end.
 template <class Acc, class P>
-void check_back_to_back(const SinglePass<Acc, P>& pass, const std::vector<Input>& inputs, int calls, cudaStream_t stream,
+void check_back_to_back(const SinglePass<Acc, float, P>& pass, const std::vector<Input>& inputs, int calls, cudaStream_t stream,
                         const std::string& what) {
     using Result = typename Acc::Result;
     DeviceBuffer<Result> outs(calls + 1);
@@ -320,7 +320,7 @@ template <class Acc, class P>
 void check_policy(const float* device_data, const float* negated_data, const std::vector<float>& host_data, cudaStream_t s1,
                   cudaStream_t s2) {
     std::string name = std::string(acc_name<Acc>()) + " " + policy_name<P>();
-    if (P::kLaunch == Launch::pdl) name += SinglePass<Acc, P>(1).programmatic() ? " (programmatic)" : " (pdl off: kernel built before sm_90)";
+    if (P::kLaunch == Launch::pdl) name += SinglePass<Acc, float, P>(1).programmatic() ? " (programmatic)" : " (pdl off: kernel built before sm_90)";
     const auto exact = [&](std::size_t offset, std::size_t n) {
         double sum = 0;
         for (std::size_t i = offset; i < offset + n; ++i) sum += host_data[i];
@@ -330,7 +330,7 @@ void check_policy(const float* device_data, const float* negated_data, const std
     for (std::size_t n : {std::size_t{1}, std::size_t{31}, std::size_t{4096}, std::size_t{4097}, std::size_t{1000003},
                           (std::size_t{1} << 20) + 7, big})
         for (std::size_t offset : {0, 3}) {
-            const SinglePass<Acc, P> pass(n);
+            const SinglePass<Acc, float, P> pass(n);
             const std::string what = name + " n=" + std::to_string(n) + " offset=" + std::to_string(offset) + " grid=" + std::to_string(pass.grid());
             check_calls(pass, device_data + offset, exact(offset, n), n == big ? 5 : 50, s1, what);
             const double e0 = exact(offset, n), e3 = exact(offset ^ 3, n);
@@ -340,7 +340,7 @@ void check_policy(const float* device_data, const float* negated_data, const std
                                n == big ? 8 : 64, s1, what);
         }
     // Two prepared reductions of different sizes, alternating on one stream, then running at once on two.
-    const SinglePass<Acc, P> a(1000003), b(4097 * 64 + 1);
+    const SinglePass<Acc, float, P> a(1000003), b(4097 * 64 + 1);
     for (int round = 0; round < 5; ++round) {
         check_calls(a, device_data + 3, exact(3, 1000003), 2, s1, name + " interleaved a");
         check_calls(b, device_data, exact(0, 4097 * 64 + 1), 2, s1, name + " interleaved b");
@@ -351,7 +351,7 @@ void check_policy(const float* device_data, const float* negated_data, const std
     // turn. A programmatic call must neither start on the slots nor take a ticket before the call
     // before it, whatever that was, has completed.
     {
-        const SinglePass<Acc, typename SinglePassTuning<Acc>::Policy> c((std::size_t{1} << 20) + 7);
+        const SinglePass<Acc, float, typename SinglePassTuning<Acc>::Policy> c((std::size_t{1} << 20) + 7);
         const std::size_t na = 1000003, nb = 4097 * 64 + 1, nc = (std::size_t{1} << 20) + 7;
         constexpr int kRounds = 16;
         DeviceBuffer<Result> outs(3 * kRounds);
@@ -403,7 +403,7 @@ int check() {
     SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
     check_accumulator<PlainSum<float>>(data.get(), negated.get(), host, s1, s2);
     check_accumulator<PlainSum<double>>(data.get(), negated.get(), host, s1, s2);
-    check_accumulator<KahanSum>(data.get(), negated.get(), host, s1, s2);
+    check_accumulator<KahanSum<float>>(data.get(), negated.get(), host, s1, s2);
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
     std::printf("single_pass_sweep --check on %s: %d passed, %d failed\n", device_properties().name.c_str(), passes, failures);

@@ -19,7 +19,7 @@ namespace {
 // One thread's sum on its own cache lines, so that threads writing their digits share none.
 template <class T>
 struct alignas(64) ThreadSum {
-    exact::Sum<T> sum;
+    ExactSumOf<T> sum;
 };
 
 template <class T>
@@ -36,7 +36,7 @@ public:
         chunks_.for_each_chunk(input_, [this](int thread, int, std::size_t, std::span<const T> piece) {
             accumulate_exact(piece.data(), piece.size(), threads_[static_cast<std::size_t>(thread)].sum);
         });
-        exact::Sum<T> total;
+        ExactSumOf<T> total;
         for (const ThreadSum<T>& thread : threads_) total.merge(thread.sum);
         last_ = total.round();
         return std::nullopt;
@@ -59,7 +59,7 @@ private:
                    "exact SIMD kernel (floats), digits merged as integers",
     .parallel = true,
     .traits = {.accumulator = Accumulator::exact, .order = Order::thread_chunks, .reproducibility = Reproducibility::any_thread_count},
-    .element_types = {ElementType::f32, ElementType::f64},
+    .element_types = {ElementType::f32, ElementType::f64, ElementType::f16, ElementType::bf16},
     .prepare = [](Elements input, const PrepareOptions& options) {
         return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
             return std::make_unique<ExactPoolReduction<T>>(values, options.threads);

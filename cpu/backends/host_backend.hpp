@@ -26,15 +26,6 @@ inline constexpr Traits kStaticChunks(Accumulator accumulator, Role role = Role:
 
 using UnavailableReason = std::function<std::optional<std::string>()>;
 
-// f(input.as<T>()) for the one of T, Rest... that input holds. The harness prepares a backend only
-// with a type it declares: input of none of them is a bug, and the last as<T>() throws saying so.
-template <class T, class... Rest, class F>
-auto with_element_type(Elements input, F&& f) {
-    if constexpr (sizeof...(Rest) > 0)
-        if (input.type() != element_type_of<T>) return with_element_type<Rest...>(input, f);
-    return f(input.as<T>());
-}
-
 // A sum that owns the placed copy it reads, and passes on sum's configuration() where it has one.
 template <class T, class Sum>
 struct PlacedSum {
@@ -76,19 +67,20 @@ Backend serial_backend(std::string name, std::string description, Traits traits,
         .element_types = {element_type_of<T>, element_type_of<Rest>...},
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [sum](Elements input, const PrepareOptions&) {
-            return with_element_type<T, Rest...>(input, [&](auto typed) {
+            return input.template visit<T, Rest...>([&](auto typed) {
                 return make_serial_reduction(typed, [sum](auto x) { return sum(x.data(), x.size()); });
             });
         },
     };
 }
 
-// serial_backend for float and double input, summed in the element type: `of_floats` are the traits
-// of float input; double input's are the same with the accumulator's double counterpart (f32 -> f64,
-// compensated_f32 -> compensated_f64).
+// serial_backend for float, double, float16 and bfloat16 input, summed in the element type's
+// arithmetic (ArithmeticOf: float for the 16-bit types): `of_floats` are the traits of float input,
+// and of the 16-bit types; double input's are the same with the accumulator's double counterpart
+// (f32 -> f64, compensated_f32 -> compensated_f64).
 template <class Sum>
 Backend serial_backend_in_element_type(std::string name, std::string description, Traits of_floats, Sum sum) {
-    Backend backend = serial_backend<float, double>(std::move(name), std::move(description), of_floats, std::move(sum));
+    Backend backend = serial_backend<float, double, Float16, BFloat16>(std::move(name), std::move(description), of_floats, std::move(sum));
     Traits of_doubles = of_floats;
     of_doubles.accumulator = of_floats.accumulator == Accumulator::compensated_f32 ? Accumulator::compensated_f64 : Accumulator::f64;
     backend.traits_by_type = {{ElementType::f64, of_doubles}};
@@ -109,9 +101,23 @@ Backend parallel_backend(std::string name, std::string description, Traits trait
         .element_types = {element_type_of<T>, element_type_of<Rest>...},
         .unavailable_reason = std::move(unavailable_reason),
         .prepare = [make](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return with_element_type<T, Rest...>(input, [&](auto typed) { return make(typed, options.threads); });
+            return input.template visit<T, Rest...>([&](auto typed) { return make(typed, options.threads); });
         },
     };
+}
+
+// A parallel backend over every element type that sums each range with simd::Best::lanes_of<T>():
+// double lanes for float and double input (`traits`, whose accumulator is f64), float lanes for
+// float16 and bfloat16 (the same traits with an f32 accumulator). make as for parallel_backend.
+template <class MakeReduction>
+Backend parallel_backend_in_lanes(std::string name, std::string description, Traits traits, MakeReduction make,
+                                  UnavailableReason unavailable_reason = {}) {
+    Backend backend = parallel_backend<float, double, Float16, BFloat16>(std::move(name), std::move(description), traits,
+                                                                         std::move(make), std::move(unavailable_reason));
+    Traits of_16_bits = traits;
+    of_16_bits.accumulator = Accumulator::f32;
+    backend.traits_by_type = {{ElementType::f16, of_16_bits}, {ElementType::bf16, of_16_bits}};
+    return backend;
 }
 
 // A parallel backend this build cannot run at all: listed, with the reason, under its stable name.

@@ -1,4 +1,5 @@
-// OpenMP: the textbook reduction clause on floats, and one team running the SIMD kernel.
+// OpenMP: the textbook reduction clause (on a float, or a double for float64 input), and one team
+// running the SIMD kernel.
 //
 // Placement is OpenMP's: OMP_PLACES / OMP_PROC_BIND from the environment, read when the runtime
 // starts; the published sweeps leave them unset. With OMP_PROC_BIND set, libgomp's idle threads keep
@@ -32,13 +33,15 @@ void require_full_team(const char* backend, int threads) {
                                  ") gave a team of " + std::to_string(team));
 }
 
-// #pragma omp parallel for reduction(+ : sum) on a float, static schedule: each thread adds its
-// contiguous range into a private float, one element at a time (no reassociation is allowed, so
-// no vectorisation), and the runtime adds the private sums in an unspecified order.
-float sum_reduction_clause(std::span<const float> x, int threads) {
-    const float* data = x.data();
+// #pragma omp parallel for reduction(+ : sum) on a float (a double for float64 input; 16-bit input
+// widened), static schedule: each thread adds its contiguous range into a private sum, one element
+// at a time (no reassociation is allowed, so no vectorisation), and the runtime adds the private
+// sums in an unspecified order.
+template <class T>
+ArithmeticOf<T> sum_reduction_clause(std::span<const T> x, int threads) {
+    const T* data = x.data();
     const std::size_t n = x.size();
-    float sum = 0;
+    ArithmeticOf<T> sum = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : sum)
     for (std::size_t i = 0; i < n; ++i) sum += data[i];
     return sum;
@@ -48,35 +51,48 @@ float sum_reduction_clause(std::span<const float> x, int threads) {
 // team's thread k reads in both backends here (libgomp keeps its team's threads from one parallel
 // region to the next). schedule(static)'s ranges start at n/T rather than on a cache line, a
 // difference of under one line per thread.
-PlacedInput placed_by_team(std::span<const float> input, int threads) {
-    return PlacedInput(input, threads, [threads](auto& copy_part) {
+template <class T>
+PlacedInputOf<T> placed_by_team(std::span<const T> input, int threads) {
+    return PlacedInputOf<T>(input, threads, [threads](auto& copy_part) {
 #pragma omp parallel num_threads(threads)
         copy_part(omp_get_thread_num());
     });
 }
 
-double sum_simd_team(std::span<const float> x, PartialSums& partials, simd::SumToDouble kernel) {
+template <class T, class Kernel>
+double sum_simd_team(std::span<const T> x, PartialSums& partials, Kernel kernel) {
 #pragma omp parallel num_threads(partials.size())
     sum_chunk(x, partials, omp_get_thread_num(), kernel);
     return partials.total();
 }
 
-[[maybe_unused]] const bool registered_reduction = register_backend(parallel_backend(
-    "cpu/openmp/reduction", "#pragma omp parallel for reduction(+ : sum) on a float, static schedule (the seed's)",
+Backend reduction_clause_backend() {
     // The runtime adds the private sums in the order the threads arrive.
-    Traits{.accumulator = Accumulator::f32, .order = Order::thread_chunks, .reproducibility = Reproducibility::none},
-    [](std::span<const float> input, int threads) {
-        require_full_team("cpu/openmp/reduction", threads);
-        return make_placed_reduction(placed_by_team(input, threads),
-                                     [threads](std::span<const float> x) { return sum_reduction_clause(x, threads); });
-    }));
-[[maybe_unused]] const bool registered_simd = register_backend(parallel_backend(
-    "cpu/openmp/simd", "one OpenMP team, omp_set_dynamic(0), each thread the widest SIMD float->double kernel on its static chunk",
-    kStaticChunks(Accumulator::f64),
-    [](std::span<const float> input, int threads) {
+    constexpr Traits kFloat{.accumulator = Accumulator::f32, .order = Order::thread_chunks, .reproducibility = Reproducibility::none};
+    Backend backend = parallel_backend<float, double, Float16, BFloat16>(
+        "cpu/openmp/reduction",
+        "#pragma omp parallel for reduction(+ : sum) on a float (the seed's; a double for float64 input), static schedule", kFloat,
+        [](auto input, int threads) {
+            require_full_team("cpu/openmp/reduction", threads);
+            using T = typename decltype(input)::value_type;
+            return make_placed_reduction(placed_by_team(input, threads),
+                                         [threads](std::span<const T> x) { return sum_reduction_clause(x, threads); });
+        });
+    Traits of_doubles = kFloat;
+    of_doubles.accumulator = Accumulator::f64;
+    backend.traits_by_type = {{ElementType::f64, of_doubles}};
+    return backend;
+}
+
+[[maybe_unused]] const bool registered_reduction = register_backend(reduction_clause_backend());
+[[maybe_unused]] const bool registered_simd = register_backend(parallel_backend_in_lanes(
+    "cpu/openmp/simd",
+    "one OpenMP team, omp_set_dynamic(0), each thread the widest SIMD double-lane kernel on its static chunk (float lanes for 16-bit input)",
+    kStaticChunks(Accumulator::f64), [](auto input, int threads) {
         require_full_team("cpu/openmp/simd", threads);
-        return make_placed_reduction(placed_by_team(input, threads), [partials = PartialSums(threads), kernel = simd::best().sum_f64](
-                                                                         std::span<const float> x) mutable {
+        using T = typename decltype(input)::value_type;
+        return make_placed_reduction(placed_by_team(input, threads), [partials = PartialSums(threads), kernel = simd::best().lanes_of<T>()](
+                                                                         std::span<const T> x) mutable {
             return sum_simd_team(x, partials, kernel);
         });
     }));

@@ -27,20 +27,23 @@ void run_on_new_threads(int parts, Task& task) {
     task(0);
 }
 
-double sum_on_new_threads(std::span<const float> x, PartialSums& partials, simd::SumToDouble kernel) {
+template <class T, class Kernel>
+double sum_on_new_threads(std::span<const T> x, PartialSums& partials, Kernel kernel) {
     auto sum_part = [&](int part) { sum_chunk(x, partials, part, kernel); };
     run_on_new_threads(partials.size(), sum_part);
     return partials.total();
 }
 
-[[maybe_unused]] const bool registered = register_backend(parallel_backend(
-    "cpu/threads/simd", "std::threads started and joined on every call, static chunks, widest SIMD float->double kernel",
+[[maybe_unused]] const bool registered = register_backend(parallel_backend_in_lanes(
+    "cpu/threads/simd",
+    "std::threads started and joined on every call, static chunks, widest SIMD double-lane kernel (float lanes for 16-bit input)",
     kStaticChunks(Accumulator::f64),
-    [](std::span<const float> input, int threads) {
+    [](auto input, int threads) {
+        using T = typename decltype(input)::value_type;
         // Placed by new threads too, in the same chunks: where the OS puts a new thread is its own choice.
-        PlacedInput placed(input, threads, [threads](auto& copy_part) { run_on_new_threads(threads, copy_part); });
-        return make_placed_reduction(std::move(placed), [partials = PartialSums(threads), kernel = simd::best().sum_f64](
-                                                            std::span<const float> x) mutable {
+        PlacedInputOf<T> placed(input, threads, [threads](auto& copy_part) { run_on_new_threads(threads, copy_part); });
+        return make_placed_reduction(std::move(placed), [partials = PartialSums(threads), kernel = simd::best().lanes_of<T>()](
+                                                            std::span<const T> x) mutable {
             return sum_on_new_threads(x, partials, kernel);
         });
     }));

@@ -82,7 +82,8 @@ CeilingRead::CeilingRead(int threads, const simd::Best& kernels)
     loops_.push_back({isa + "/f32", kernels.sum_f32});
     if (kernels.sum_f32_prefetched) loops_.push_back({isa + "/f32+prefetch", kernels.sum_f32_prefetched});
     loops_.push_back({isa + "/f64", kernels.sum_f64});
-    if (kernels.sum_f32 != simd::sum_unrolled_f32) loops_.push_back({"serial/unrolled", simd::sum_unrolled_f32});
+    const simd::SumToFloat unrolled = simd::sum_unrolled_f32;
+    if (kernels.sum_f32 != unrolled) loops_.push_back({"serial/unrolled", unrolled});
     use_threads({Schedule::pinned_parts, threads});
 }
 

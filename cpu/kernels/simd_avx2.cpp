@@ -1,8 +1,9 @@
-// The AVX2 kernels: 256-bit registers, 8 float or 4 double lanes. Compiled with -mavx2 -mfma.
+// The AVX2 kernels: 256-bit registers, 8 float or 4 double lanes. Compiled with -mavx2 -mfma -mf16c.
 #include <immintrin.h>
 
 #include <cfloat>
 #include <cstdint>
+#include <cstring>
 
 #include "cpu/kernels/simd_exact.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
@@ -33,6 +34,7 @@ struct Avx2 {
     static Doubles add(Doubles a, Doubles b) { return _mm256_add_pd(a, b); }
     static Doubles fma_add(Doubles acc, Doubles v) { return _mm256_fmadd_pd(v, _mm256_set1_pd(1.0), acc); }
     static Floats sub(Floats a, Floats b) { return _mm256_sub_ps(a, b); }
+    static Doubles sub(Doubles a, Doubles b) { return _mm256_sub_pd(a, b); }
 
     static Floats load(const float* p) { return _mm256_loadu_ps(p); }
     static Floats load_first(const float* p, std::size_t count) {
@@ -44,15 +46,32 @@ struct Avx2 {
         const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
         return _mm256_cvtps_pd(_mm_maskload_ps(p, _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count)), lane)));
     }
-    static Doubles load_doubles(const double* p) { return _mm256_loadu_pd(p); }
-    static Doubles load_first_doubles(const double* p, std::size_t count) {
+    static Doubles load(const double* p) { return _mm256_loadu_pd(p); }
+    static Doubles load_first(const double* p, std::size_t count) {
         const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
         return _mm256_maskload_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(count)), lane));
+    }
+    // 8 float16 values, converted by F16C; 8 bfloat16 values, zero-extended to 32 bits and shifted
+    // into a float's upper half.
+    static __m128i load_halves(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+    static Floats load(const Float16* p) { return _mm256_cvtph_ps(load_halves(p)); }
+    static Floats load(const BFloat16* p) { return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(load_halves(p)), 16)); }
+    // AVX2 has no 16-bit masked load: the last count (< 8) values are copied into a zeroed vector's
+    // worth, then loaded. Once per call, after the vector loop.
+    template <class Half>
+    static Floats load_first(const Half* p, std::size_t count) {
+        Half lane[8] = {};
+        std::memcpy(lane, p, count * sizeof(Half));
+        return load(lane);
     }
 
     static Floats zero_where_not_finite(Floats t, Floats v) {
         const Floats magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), t);
         return _mm256_and_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(__builtin_inff()), _CMP_LT_OQ), v);
+    }
+    static Doubles zero_where_not_finite(Doubles t, Doubles v) {
+        const Doubles magnitude = _mm256_andnot_pd(_mm256_set1_pd(-0.0), t);
+        return _mm256_and_pd(_mm256_cmp_pd(magnitude, _mm256_set1_pd(__builtin_inf()), _CMP_LT_OQ), v);
     }
 
     static void store(float* out, Floats v) { _mm256_storeu_ps(out, v); }
@@ -111,7 +130,12 @@ struct Avx2Policy {
 }  // namespace
 
 float sum_avx2_f32(const float* x, std::size_t n) { return sum_f32<Avx2, Avx2Policy>(x, n); }
+float sum_avx2_f32(const Float16* x, std::size_t n) { return sum_f32<Avx2, Avx2Policy>(x, n); }
+float sum_avx2_f32(const BFloat16* x, std::size_t n) { return sum_f32<Avx2, Avx2Policy>(x, n); }
 float sum_avx2_kahan(const float* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
+float sum_avx2_kahan(const Float16* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
+float sum_avx2_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
+double sum_avx2_kahan(const double* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const float* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const double* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }

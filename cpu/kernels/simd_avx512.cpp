@@ -1,6 +1,7 @@
 // The AVX-512 kernels: 512-bit registers, 16 float or 8 double lanes. Compiled with
-// -mavx512f -mavx512vl -mfma (VL for the masked 256-bit load that feeds the widening conversion, FMA
-// for the f64 kernel's alternate adds: -mavx512f does not imply it in GCC 12).
+// -mavx512f -mavx512vl -mavx512bw -mfma (VL for the masked 256-bit load that feeds the widening
+// conversion, BW for the masked 16-bit loads of float16 and bfloat16 input, FMA for the f64 kernel's
+// alternate adds: -mavx512f does not imply it in GCC 12).
 #include <immintrin.h>
 
 #include <cfloat>
@@ -21,6 +22,7 @@ struct Avx512 {
     static Doubles add(Doubles a, Doubles b) { return _mm512_add_pd(a, b); }
     static Doubles fma_add(Doubles acc, Doubles v) { return _mm512_fmadd_pd(v, _mm512_set1_pd(1.0), acc); }
     static Floats sub(Floats a, Floats b) { return _mm512_sub_ps(a, b); }
+    static Doubles sub(Doubles a, Doubles b) { return _mm512_sub_pd(a, b); }
 
     static Floats load(const float* p) { return _mm512_loadu_ps(p); }
     static Floats load_first(const float* p, std::size_t count) {
@@ -33,13 +35,28 @@ struct Avx512 {
     static Doubles load_first_widened(const float* p, std::size_t count) {
         return widen(_mm256_maskz_loadu_ps(static_cast<__mmask8>((1u << count) - 1), p));
     }
-    static Doubles load_doubles(const double* p) { return _mm512_loadu_pd(p); }
-    static Doubles load_first_doubles(const double* p, std::size_t count) {
+    static Doubles load(const double* p) { return _mm512_loadu_pd(p); }
+    static Doubles load_first(const double* p, std::size_t count) {
         return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << count) - 1), p);
+    }
+    // 16 float16 values, converted by vcvtph2ps; 16 bfloat16 values, zero-extended to 32 bits and
+    // shifted into a float's upper half. The masked forms for the reason widen() gives.
+    static Floats from_halves(const Float16*, __m256i h) { return _mm512_maskz_cvtph_ps(0xFFFF, h); }
+    static Floats from_halves(const BFloat16*, __m256i h) {
+        return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xFFFF, _mm512_maskz_cvtepu16_epi32(0xFFFF, h), 16));
+    }
+    template <class Half>
+    static Floats load(const Half* p) { return from_halves(p, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+    template <class Half>
+    static Floats load_first(const Half* p, std::size_t count) {
+        return from_halves(p, _mm256_maskz_loadu_epi16(static_cast<__mmask16>((1u << count) - 1), p));
     }
 
     static Floats zero_where_not_finite(Floats t, Floats v) {
         return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(_mm512_abs_ps(t), _mm512_set1_ps(__builtin_inff()), _CMP_LT_OQ), v);
+    }
+    static Doubles zero_where_not_finite(Doubles t, Doubles v) {
+        return _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(_mm512_abs_pd(t), _mm512_set1_pd(__builtin_inf()), _CMP_LT_OQ), v);
     }
 
     static void store(float* out, Floats v) { _mm512_storeu_ps(out, v); }
@@ -111,6 +128,11 @@ struct Avx512Policy {
 float sum_avx512_f32(const float* x, std::size_t n) { return sum_f32<Avx512, Avx512Policy>(x, n); }
 float sum_avx512_f32_prefetched(const float* x, std::size_t n) { return sum_f32_prefetched<Avx512, Avx512Policy>(x, n); }
 float sum_avx512_kahan(const float* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
+float sum_avx512_f32(const Float16* x, std::size_t n) { return sum_f32<Avx512, Avx512Policy>(x, n); }
+float sum_avx512_f32(const BFloat16* x, std::size_t n) { return sum_f32<Avx512, Avx512Policy>(x, n); }
+float sum_avx512_kahan(const Float16* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
+float sum_avx512_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
+double sum_avx512_kahan(const double* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const double* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }

@@ -26,6 +26,8 @@ Accumulator sum_unrolled(const T* x, std::size_t n) {
 }  // namespace
 
 float sum_unrolled_f32(const float* x, std::size_t n) { return sum_unrolled<float>(x, n); }
+float sum_unrolled_f32(const Float16* x, std::size_t n) { return sum_unrolled<float>(x, n); }
+float sum_unrolled_f32(const BFloat16* x, std::size_t n) { return sum_unrolled<float>(x, n); }
 double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 double sum_unrolled_f64(const double* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
@@ -37,6 +39,9 @@ std::optional<std::string> avx2_unavailable() {
     __builtin_cpu_init();  // may run from static initialisers, before the runtime's own call
     if (!__builtin_cpu_supports("avx2")) return "CPU lacks AVX2";
     if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // the f64 kernel's alternate adds
+    // float16 input's conversion; every AVX2 CPU has it (Intel since Ivy Bridge, AMD since
+    // Piledriver, both before AVX2): checked all the same.
+    if (!__builtin_cpu_supports("f16c")) return "CPU lacks F16C";
     return std::nullopt;
 }
 
@@ -44,6 +49,7 @@ std::optional<std::string> avx512_unavailable() {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx512f")) return "CPU lacks AVX-512F";
     if (!__builtin_cpu_supports("avx512vl")) return "CPU lacks AVX-512VL";
+    if (!__builtin_cpu_supports("avx512bw")) return "CPU lacks AVX-512BW";  // the masked 16-bit loads of float16 and bfloat16 input
     if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // every AVX-512 CPU has it; checked all the same
     return std::nullopt;
 }
@@ -80,14 +86,19 @@ const Best& best() {
     static const Best chosen = [] {
 #if defined(__x86_64__)
         if (!avx512_unavailable())
-            return Best{"avx512", sum_avx512_f32, sum_avx512_f64, sum_avx512_f64, accumulate_avx512_exact, sum_avx512_f32_prefetched};
-        if (!avx2_unavailable()) return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, accumulate_avx2_exact};
+            return Best{"avx512", sum_avx512_f32, sum_avx512_f64, sum_avx512_f64, sum_avx512_f32, sum_avx512_f32,
+                        accumulate_avx512_exact, sum_avx512_f32_prefetched};
+        if (!avx2_unavailable())
+            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact};
 #elif defined(__aarch64__)
         // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.
-        if (!sve_unavailable()) return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, accumulate_exact_scalar};
-        if (!neon_unavailable()) return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, accumulate_exact_scalar};
+        if (!sve_unavailable())
+            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar};
+        if (!neon_unavailable())
+            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar};
 #endif
-        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, sum_unrolled_f64, accumulate_exact_scalar};
+        return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, sum_unrolled_f64, sum_unrolled_f32, sum_unrolled_f32,
+                    accumulate_exact_scalar};
     }();
     return chosen;
 }

@@ -64,7 +64,7 @@ template <class Isa, Loop L>
 
     Floats largest[accumulators];
     for (auto& l : largest) l = Floats{};
-    for_each_vector<lanes, L>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+    for_each_vector<lanes, L>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
         largest[a] = Isa::max(Isa::abs(v), largest[a]);  // a NaN leaves largest[a] as it was
     });
     const auto max = [](Floats a, Floats b) { return Isa::max(a, b); };
@@ -79,7 +79,7 @@ template <class Isa, Loop L>
     std::uint64_t additions[accumulators];
     for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{}, additions[a] = 0;
     std::size_t at = 0, outside_count = 0;
-    for_each_vector<lanes, plain>(x, n, Isa::load, Isa::load_first, [&](int a, Floats v) {
+    for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
         if (next) __builtin_prefetch(next + at, 0, 2);
         at += lanes;
         const Floats magnitude = Isa::abs(v);

@@ -13,6 +13,8 @@
 #include <string>
 #include <type_traits>
 
+#include "bench/float16.hpp"
+
 namespace shootout::exact {
 template <class T>
 struct Sum;  // exact/exact_accumulator.hpp
@@ -21,25 +23,50 @@ struct Sum;  // exact/exact_accumulator.hpp
 namespace shootout::simd {
 
 using SumToFloat = float (*)(const float* x, std::size_t n);
+using SumFloat16ToFloat = float (*)(const Float16* x, std::size_t n);
+using SumBFloat16ToFloat = float (*)(const BFloat16* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
 using SumDoublesToDouble = double (*)(const double* x, std::size_t n);
 using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum<float>& sum);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
+// float16 and bfloat16 values are widened into the float lanes as they are loaded: float16 by the
+// ISA's conversion (F16C's vcvtph2ps, AVX-512's, NEON's fcvtl, SVE's fcvt), bfloat16 by a 16-bit
+// left shift (it is a float's upper half).
 float sum_avx2_f32(const float* x, std::size_t n);
 float sum_avx512_f32(const float* x, std::size_t n);
 float sum_neon_f32(const float* x, std::size_t n);
 float sum_sve_f32(const float* x, std::size_t n);
+float sum_avx2_f32(const Float16* x, std::size_t n);
+float sum_avx512_f32(const Float16* x, std::size_t n);
+float sum_neon_f32(const Float16* x, std::size_t n);
+float sum_sve_f32(const Float16* x, std::size_t n);
+float sum_avx2_f32(const BFloat16* x, std::size_t n);
+float sum_avx512_f32(const BFloat16* x, std::size_t n);
+float sum_neon_f32(const BFloat16* x, std::size_t n);
+float sum_sve_f32(const BFloat16* x, std::size_t n);
 // sum_avx512_f32 with software prefetch 4 KiB ahead: the read ceiling's second candidate loop
 // (AVX2's f32 loop already prefetches once a range leaves L2).
 float sum_avx512_f32_prefetched(const float* x, std::size_t n);
 
-// Kahan-compensated float lanes; the lanes' sums and compensations are combined with Neumaier's
-// compensated summation at the end.
+// Kahan-compensated float lanes (16-bit values widened into them), or double lanes for doubles; the
+// lanes' sums and compensations are combined with Neumaier's compensated summation at the end.
 float sum_avx2_kahan(const float* x, std::size_t n);
 float sum_avx512_kahan(const float* x, std::size_t n);
 float sum_neon_kahan(const float* x, std::size_t n);
 float sum_sve_kahan(const float* x, std::size_t n);
+float sum_avx2_kahan(const Float16* x, std::size_t n);
+float sum_avx512_kahan(const Float16* x, std::size_t n);
+float sum_neon_kahan(const Float16* x, std::size_t n);
+float sum_sve_kahan(const Float16* x, std::size_t n);
+float sum_avx2_kahan(const BFloat16* x, std::size_t n);
+float sum_avx512_kahan(const BFloat16* x, std::size_t n);
+float sum_neon_kahan(const BFloat16* x, std::size_t n);
+float sum_sve_kahan(const BFloat16* x, std::size_t n);
+double sum_avx2_kahan(const double* x, std::size_t n);
+double sum_avx512_kahan(const double* x, std::size_t n);
+double sum_neon_kahan(const double* x, std::size_t n);
+double sum_sve_kahan(const double* x, std::size_t n);
 
 // Double lanes, several independent accumulators: each float widened to double before it is added,
 // or doubles as they are.
@@ -61,6 +88,8 @@ void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& s
 // the fallbacks on CPUs with none of the instruction sets above.
 inline constexpr std::size_t kUnrolledAccumulators = 16;
 float sum_unrolled_f32(const float* x, std::size_t n);
+float sum_unrolled_f32(const Float16* x, std::size_t n);
+float sum_unrolled_f32(const BFloat16* x, std::size_t n);
 double sum_unrolled_f64(const float* x, std::size_t n);
 double sum_unrolled_f64(const double* x, std::size_t n);
 // One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
@@ -84,15 +113,20 @@ struct Best {
     SumToFloat sum_f32;
     SumToDouble sum_f64;
     SumDoublesToDouble sum_f64_doubles;
+    SumFloat16ToFloat sum_f32_f16;
+    SumBFloat16ToFloat sum_f32_bf16;
     AccumulateExact accumulate_exact;
     // The same float lanes in another loop (the same bits), for the read ceiling to time against
     // sum_f32; nullptr where there is none.
     SumToFloat sum_f32_prefetched = nullptr;
 
-    // The double-lane kernel for input of T: sum_f64 for floats, sum_f64_doubles for doubles.
+    // The kernel the parallel backends run on a range of T: double lanes for floats (widened) and
+    // doubles; float lanes for float16 and bfloat16 (widened: what frameworks sum them in).
     template <class T>
-    auto sum_f64_of() const {
+    auto lanes_of() const {
         if constexpr (std::is_same_v<T, double>) return sum_f64_doubles;
+        else if constexpr (std::is_same_v<T, Float16>) return sum_f32_f16;
+        else if constexpr (std::is_same_v<T, BFloat16>) return sum_f32_bf16;
         else return sum_f64;
     }
 };

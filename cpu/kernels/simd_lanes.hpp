@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "cpu/kernels/compensated.hpp"
@@ -105,14 +106,16 @@ template <class Isa, class Scalar, Loop L, bool Alternate, class T, class Load, 
 }
 
 // The loads, as lambdas: a type of their own each, so they are always inlined (a function pointer
-// was not, once the loop grew a prefetching copy).
+// was not, once the loop grew a prefetching copy). Isa::load(p) of floats, doubles, or float16 and
+// bfloat16 widened to floats, by p's type.
 template <class Isa>
-constexpr auto load = [](const float* p) { return Isa::load(p); };
+constexpr auto load = [](const auto* p) { return Isa::load(p); };
 template <class Isa>
-constexpr auto load_first = [](const float* p, std::size_t count) { return Isa::load_first(p, count); };
+constexpr auto load_first = [](const auto* p, std::size_t count) { return Isa::load_first(p, count); };
 
-template <class Isa, class Policy>
-float sum_f32(const float* x, std::size_t n) {
+// Float lanes; float16 and bfloat16 values widened into them.
+template <class Isa, class Policy, class T>
+float sum_f32(const T* x, std::size_t n) {
     return sum_lanes<Isa, float, Policy::f32, false>(x, n, load<Isa>, load_first<Isa>);
 }
 
@@ -134,25 +137,25 @@ double sum_f64(const float* x, std::size_t n) {
 // policy's f32 loop and plain adds (not yet tuned on double input).
 template <class Isa, class Policy>
 double sum_f64(const double* x, std::size_t n) {
-    return sum_lanes<Isa, double, Policy::f32, false>(
-        x, n, [](const double* p) { return Isa::load_doubles(p); },
-        [](const double* p, std::size_t count) { return Isa::load_first_doubles(p, count); });
+    return sum_lanes<Isa, double, Policy::f32, false>(x, n, load<Isa>, load_first<Isa>);
 }
 
-// Kahan in every lane of every accumulator. Nothing a lane recovered is dropped (returning the lanes'
-// sums without their compensations would lose it, tests/cpu_accuracy_test.cpp shows how much):
-// the accumulators' (sum, compensation) pairs are folded into one pair with TwoSum, whose error term
-// is exact, and that pair's lanes go into one scalar Neumaier sum.
-template <class Isa, class Policy>
-float sum_kahan(const float* x, std::size_t n) {
-    using Floats = typename Isa::Floats;
+// Kahan in every lane of every accumulator: float lanes for floats and the 16-bit types (widened),
+// double lanes for doubles. Nothing a lane recovered is dropped (returning the lanes' sums without
+// their compensations would lose it, tests/cpu_accuracy_test.cpp shows how much): the accumulators'
+// (sum, compensation) pairs are folded into one pair with TwoSum, whose error term is exact, and
+// that pair's lanes go into one scalar Neumaier sum.
+template <class Isa, class Policy, class T>
+auto sum_kahan(const T* x, std::size_t n) {
+    using Vector = decltype(Isa::load(x));
+    using Scalar = std::conditional_t<std::is_same_v<T, double>, double, float>;
     constexpr Loop loop = Policy::kahan;
-    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
-    Floats sum[loop.accumulators], compensation[loop.accumulators];
-    for (int a = 0; a < loop.accumulators; ++a) sum[a] = compensation[a] = Floats{};
-    for_each_vector<lanes, loop>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
-        const Floats y = Isa::add(v, compensation[a]);
-        const Floats t = Isa::add(sum[a], y);
+    constexpr std::size_t lanes = sizeof(Vector) / sizeof(Scalar);
+    Vector sum[loop.accumulators], compensation[loop.accumulators];
+    for (int a = 0; a < loop.accumulators; ++a) sum[a] = compensation[a] = Vector{};
+    for_each_vector<lanes, loop>(x, n, load<Isa>, load_first<Isa>, [&](int a, Vector v) {
+        const Vector y = Isa::add(v, compensation[a]);
+        const Vector t = Isa::add(sum[a], y);
         // Past an overflow or an infinity, y - (t - sum) is inf - inf: keep t's infinity instead.
         compensation[a] = Isa::zero_where_not_finite(t, Isa::sub(y, Isa::sub(t, sum[a])));
         sum[a] = t;
@@ -160,17 +163,17 @@ float sum_kahan(const float* x, std::size_t n) {
 #pragma GCC unroll 32
     for (int a = 1; a < loop.accumulators; ++a) {
         // Knuth's TwoSum: t + error == sum[0] + sum[a] exactly, whatever their magnitudes.
-        const Floats t = Isa::add(sum[0], sum[a]);
-        const Floats b = Isa::sub(t, sum[0]);
-        const Floats error = Isa::add(Isa::sub(sum[0], Isa::sub(t, b)), Isa::sub(sum[a], b));
-        const Floats lost = Isa::add(Isa::add(compensation[0], compensation[a]), error);
+        const Vector t = Isa::add(sum[0], sum[a]);
+        const Vector b = Isa::sub(t, sum[0]);
+        const Vector error = Isa::add(Isa::sub(sum[0], Isa::sub(t, b)), Isa::sub(sum[a], b));
+        const Vector lost = Isa::add(Isa::add(compensation[0], compensation[a]), error);
         compensation[0] = Isa::zero_where_not_finite(t, lost);
         sum[0] = t;
     }
-    float lane_sum[lanes], lane_compensation[lanes];
+    Scalar lane_sum[lanes], lane_compensation[lanes];
     Isa::store(lane_sum, sum[0]);
     Isa::store(lane_compensation, compensation[0]);
-    NeumaierSum<float> total;
+    NeumaierSum<Scalar> total;
     for (std::size_t l = 0; l < lanes; ++l) {
         total.add(lane_sum[l]);
         total.add(lane_compensation[l]);

@@ -4,6 +4,7 @@
 #include <arm_neon.h>
 
 #include <array>
+#include <cstdint>
 
 #include "cpu/kernels/simd_kernels.hpp"
 #include "cpu/kernels/simd_lanes.hpp"
@@ -20,10 +21,16 @@ struct Neon {
     // acc + v * 1: one rounding, the same bits as add (for a policy with f64_alternates_fma).
     static Doubles fma_add(Doubles acc, Doubles v) { return vfmaq_f64(acc, v, vdupq_n_f64(1.0)); }
     static Floats sub(Floats a, Floats b) { return vsubq_f32(a, b); }
+    static Doubles sub(Doubles a, Doubles b) { return vsubq_f64(a, b); }
 
     static Floats load(const float* p) { return vld1q_f32(p); }
     static Doubles load_widened(const float* p) { return vcvt_f64_f32(vld1_f32(p)); }
-    static Doubles load_doubles(const double* p) { return vld1q_f64(p); }
+    static Doubles load(const double* p) { return vld1q_f64(p); }
+    // 4 float16 values, converted by FCVTL (Armv8's base conversion; float16 arithmetic would need
+    // FEAT_FP16); 4 bfloat16 values, shifted left by 16 into 32-bit lanes.
+    static uint16x4_t load_halves(const void* p) { return vld1_u16(static_cast<const std::uint16_t*>(p)); }
+    static Floats load(const Float16* p) { return vcvt_f32_f16(vreinterpret_f16_u16(load_halves(p))); }
+    static Floats load(const BFloat16* p) { return vreinterpretq_f32_u32(vshll_n_u16(load_halves(p), 16)); }
     // NEON has no masked load: the last count (< Lanes) values are copied into a zeroed array, then
     // loaded, so nothing past the end is read. Once per call, after the vector loop.
     template <std::size_t Lanes, class T>
@@ -36,12 +43,18 @@ struct Neon {
     static Doubles load_first_widened(const float* p, std::size_t count) {
         return vcvt_f64_f32(vld1_f32(first<2>(p, count).data()));
     }
-    static Doubles load_first_doubles(const double* p, std::size_t count) { return vld1q_f64(first<2>(p, count).data()); }
+    static Doubles load_first(const double* p, std::size_t count) { return vld1q_f64(first<2>(p, count).data()); }
+    template <class Half>
+    static Floats load_first(const Half* p, std::size_t count) { return load(first<4>(p, count).data()); }
 
     // vcaltq: |t| < |inf|, false for infinities and NaN.
     static Floats zero_where_not_finite(Floats t, Floats v) {
         const uint32x4_t finite = vcaltq_f32(t, vdupq_n_f32(__builtin_inff()));
         return vreinterpretq_f32_u32(vandq_u32(finite, vreinterpretq_u32_f32(v)));
+    }
+    static Doubles zero_where_not_finite(Doubles t, Doubles v) {
+        const uint64x2_t finite = vcaltq_f64(t, vdupq_n_f64(__builtin_inf()));
+        return vreinterpretq_f64_u64(vandq_u64(finite, vreinterpretq_u64_f64(v)));
     }
 
     static void store(float* out, Floats v) { vst1q_f32(out, v); }
@@ -67,6 +80,11 @@ struct NeonPolicy {
 
 float sum_neon_f32(const float* x, std::size_t n) { return sum_f32<Neon, NeonPolicy>(x, n); }
 float sum_neon_kahan(const float* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
+float sum_neon_f32(const Float16* x, std::size_t n) { return sum_f32<Neon, NeonPolicy>(x, n); }
+float sum_neon_f32(const BFloat16* x, std::size_t n) { return sum_f32<Neon, NeonPolicy>(x, n); }
+float sum_neon_kahan(const Float16* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
+float sum_neon_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
+double sum_neon_kahan(const double* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
 double sum_neon_f64(const float* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
 double sum_neon_f64(const double* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
 

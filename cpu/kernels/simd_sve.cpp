@@ -42,43 +42,31 @@ template <class T>
     return svcvt_f64_f32_x(pg, svreinterpret_f32_u64(words));
 }
 
-// One Kahan step in the lanes active in pg; the inactive lanes keep their sum and compensation.
-// Compensation is what rounding took off the sum (compensated.hpp): sum + compensation ~ total.
-[[gnu::always_inline]] inline void kahan_step(svbool_t pg, svfloat32_t& sum, svfloat32_t& compensation, svfloat32_t v) {
-    const svfloat32_t y = svadd_f32_x(pg, v, compensation);
-    const svfloat32_t t = svadd_f32_x(pg, sum, y);
-    // Past an overflow or an infinity, y - (t - sum) is inf - inf: keep t's infinity instead, with a
-    // zero compensation where |t| is not below infinity (NaN included).
-    const svbool_t finite = svaclt_n_f32(pg, t, __builtin_inff());
-    compensation = svsel_f32(pg, svsub_f32_z(finite, y, svsub_f32_x(pg, t, sum)), compensation);
-    sum = svsel_f32(pg, t, sum);
-}
-
-// Every lane's sum, then its compensation, into total: lane by lane, as the x86 kernels do.
-[[gnu::always_inline]] inline void add_lanes(NeumaierSum<float>& total, svfloat32_t sum, svfloat32_t compensation) {
-    constexpr std::size_t kMaxLanes = 2048 / 32;  // SVE's longest vector
-    float lane_sum[kMaxLanes], lane_compensation[kMaxLanes];
-    svst1_f32(svptrue_b32(), lane_sum, sum);
-    svst1_f32(svptrue_b32(), lane_compensation, compensation);
-    for (std::size_t l = 0, lanes = svcntw(); l < lanes; ++l) {
-        total.add(lane_sum[l]);
-        total.add(lane_compensation[l]);
-    }
+// svcntw() 16-bit values from p into 32-bit containers, zero-extended; only the lanes active in pg
+// are read. float16 is then converted by FCVT, which reads the low (even) half of each container;
+// bfloat16 shifted into the container's upper half, where it is a float.
+[[gnu::always_inline]] inline svuint32_t load_halves(svbool_t pg, const void* p) {
+    return svld1uh_u32(pg, static_cast<const std::uint16_t*>(p));
 }
 
 // What differs between the float and the double chains: the lanes a vector holds, its predicates,
-// and how elements are loaded into it (floats as they are or widened, doubles as they are).
+// and how elements are loaded into it (floats as they are, 16-bit values widened into float lanes,
+// floats widened into double lanes, doubles as they are).
 struct FloatLanes {
     using Vector = svfloat32_t;
+    using Scalar = float;
     static std::size_t count() { return svcntw(); }
     static svbool_t all() { return svptrue_b32(); }
     static svbool_t first(std::size_t i, std::size_t n) { return svwhilelt_b32_u64(i, n); }
     static Vector zero() { return svdup_n_f32(0); }
     static Vector load(svbool_t pg, const float* p) { return svld1_f32(pg, p); }
+    static Vector load(svbool_t pg, const Float16* p) { return svcvt_f32_f16_x(pg, svreinterpret_f16_u32(load_halves(pg, p))); }
+    static Vector load(svbool_t pg, const BFloat16* p) { return svreinterpret_f32_u32(svlsl_n_u32_x(pg, load_halves(pg, p), 16)); }
 };
 
 struct DoubleLanes {
     using Vector = svfloat64_t;
+    using Scalar = double;
     static std::size_t count() { return svcntd(); }
     static svbool_t all() { return svptrue_b64(); }
     static svbool_t first(std::size_t i, std::size_t n) { return svwhilelt_b64_u64(i, n); }
@@ -86,6 +74,33 @@ struct DoubleLanes {
     static Vector load(svbool_t pg, const float* p) { return load_widened(pg, p); }
     static Vector load(svbool_t pg, const double* p) { return svld1_f64(pg, p); }
 };
+
+// One Kahan step in the lanes active in pg; the inactive lanes keep their sum and compensation.
+// Compensation is what rounding took off the sum (compensated.hpp): sum + compensation ~ total.
+template <class Vector>
+[[gnu::always_inline]] inline void kahan_step(svbool_t pg, Vector& sum, Vector& compensation, Vector v) {
+    const Vector y = svadd_x(pg, v, compensation);
+    const Vector t = svadd_x(pg, sum, y);
+    // Past an overflow or an infinity, y - (t - sum) is inf - inf: keep t's infinity instead, with a
+    // zero compensation where |t| is not below infinity (NaN included).
+    const svbool_t finite = svaclt(pg, t, __builtin_inf());
+    compensation = svsel(pg, svsub_z(finite, y, svsub_x(pg, t, sum)), compensation);
+    sum = svsel(pg, t, sum);
+}
+
+// Every lane's sum, then its compensation, into total: lane by lane, as the x86 kernels do.
+template <class Lanes>
+[[gnu::always_inline]] inline void add_lanes(NeumaierSum<typename Lanes::Scalar>& total, typename Lanes::Vector sum,
+                                             typename Lanes::Vector compensation) {
+    constexpr std::size_t kMaxLanes = 2048 / 32;  // SVE's longest vector, in floats
+    typename Lanes::Scalar lane_sum[kMaxLanes], lane_compensation[kMaxLanes];
+    svst1(Lanes::all(), lane_sum, sum);
+    svst1(Lanes::all(), lane_compensation, compensation);
+    for (std::size_t l = 0, lanes = Lanes::count(); l < lanes; ++l) {
+        total.add(lane_sum[l]);
+        total.add(lane_compensation[l]);
+    }
+}
 
 // 8 chains over full blocks, the rest into chain 0 under a whilelt predicate, then the tree.
 template <class Lanes, class T>
@@ -115,44 +130,53 @@ template <class Lanes, class T>
     return svaddv(all, svadd_x(all, a0, a1));
 }
 
+// Kahan in every lane of every accumulator; every lane's (sum, compensation) pair then goes into one
+// scalar Neumaier sum, as in simd_lanes.hpp's sum_kahan. Float lanes for floats and the 16-bit
+// types, double lanes for doubles.
+template <class Lanes, class T>
+typename Lanes::Scalar sum_kahan(const T* x, std::size_t n) {
+    const svbool_t all = Lanes::all();
+    const std::size_t lanes = Lanes::count(), block = 8 * lanes;
+    typename Lanes::Vector s0 = Lanes::zero(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+    typename Lanes::Vector c0 = s0, c1 = s0, c2 = s0, c3 = s0, c4 = s0, c5 = s0, c6 = s0, c7 = s0;
+    std::size_t i = 0;
+    for (; i + block <= n; i += block) {
+        prefetch_ahead(x, i, block, n);
+        const T* p = x + i;
+        kahan_step(all, s0, c0, Lanes::load(all, p));
+        kahan_step(all, s1, c1, Lanes::load(all, p + lanes));
+        kahan_step(all, s2, c2, Lanes::load(all, p + 2 * lanes));
+        kahan_step(all, s3, c3, Lanes::load(all, p + 3 * lanes));
+        kahan_step(all, s4, c4, Lanes::load(all, p + 4 * lanes));
+        kahan_step(all, s5, c5, Lanes::load(all, p + 5 * lanes));
+        kahan_step(all, s6, c6, Lanes::load(all, p + 6 * lanes));
+        kahan_step(all, s7, c7, Lanes::load(all, p + 7 * lanes));
+    }
+    for (; i < n; i += lanes) {
+        const svbool_t active = Lanes::first(i, n);
+        kahan_step(active, s0, c0, Lanes::load(active, x + i));
+    }
+    NeumaierSum<typename Lanes::Scalar> total;
+    add_lanes<Lanes>(total, s0, c0), add_lanes<Lanes>(total, s1, c1), add_lanes<Lanes>(total, s2, c2), add_lanes<Lanes>(total, s3, c3);
+    add_lanes<Lanes>(total, s4, c4), add_lanes<Lanes>(total, s5, c5), add_lanes<Lanes>(total, s6, c6), add_lanes<Lanes>(total, s7, c7);
+    return total.result();
+}
+
 }  // namespace
 
 std::size_t sve_vector_bits() { return svcntb() * 8; }
 
 float sum_sve_f32(const float* x, std::size_t n) { return sum_chains<FloatLanes>(x, n); }
+float sum_sve_f32(const Float16* x, std::size_t n) { return sum_chains<FloatLanes>(x, n); }
+float sum_sve_f32(const BFloat16* x, std::size_t n) { return sum_chains<FloatLanes>(x, n); }
 
 double sum_sve_f64(const float* x, std::size_t n) { return sum_chains<DoubleLanes>(x, n); }
 
 double sum_sve_f64(const double* x, std::size_t n) { return sum_chains<DoubleLanes>(x, n); }
 
-// Kahan in every lane of every accumulator; every lane's (sum, compensation) pair then goes into one
-// scalar Neumaier sum, as in simd_lanes.hpp's sum_kahan.
-float sum_sve_kahan(const float* x, std::size_t n) {
-    const svbool_t all = svptrue_b32();
-    const std::size_t lanes = svcntw(), block = 8 * lanes;
-    svfloat32_t s0 = svdup_n_f32(0), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
-    svfloat32_t c0 = s0, c1 = s0, c2 = s0, c3 = s0, c4 = s0, c5 = s0, c6 = s0, c7 = s0;
-    std::size_t i = 0;
-    for (; i + block <= n; i += block) {
-        prefetch_ahead(x, i, block, n);
-        const float* p = x + i;
-        kahan_step(all, s0, c0, svld1_f32(all, p));
-        kahan_step(all, s1, c1, svld1_f32(all, p + lanes));
-        kahan_step(all, s2, c2, svld1_f32(all, p + 2 * lanes));
-        kahan_step(all, s3, c3, svld1_f32(all, p + 3 * lanes));
-        kahan_step(all, s4, c4, svld1_f32(all, p + 4 * lanes));
-        kahan_step(all, s5, c5, svld1_f32(all, p + 5 * lanes));
-        kahan_step(all, s6, c6, svld1_f32(all, p + 6 * lanes));
-        kahan_step(all, s7, c7, svld1_f32(all, p + 7 * lanes));
-    }
-    for (; i < n; i += lanes) {
-        const svbool_t active = svwhilelt_b32_u64(i, n);
-        kahan_step(active, s0, c0, svld1_f32(active, x + i));
-    }
-    NeumaierSum<float> total;
-    add_lanes(total, s0, c0), add_lanes(total, s1, c1), add_lanes(total, s2, c2), add_lanes(total, s3, c3);
-    add_lanes(total, s4, c4), add_lanes(total, s5, c5), add_lanes(total, s6, c6), add_lanes(total, s7, c7);
-    return total.result();
-}
+float sum_sve_kahan(const float* x, std::size_t n) { return sum_kahan<FloatLanes>(x, n); }
+float sum_sve_kahan(const Float16* x, std::size_t n) { return sum_kahan<FloatLanes>(x, n); }
+float sum_sve_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<FloatLanes>(x, n); }
+double sum_sve_kahan(const double* x, std::size_t n) { return sum_kahan<DoubleLanes>(x, n); }
 
 }  // namespace shootout::simd

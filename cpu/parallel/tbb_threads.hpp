@@ -22,16 +22,18 @@
 
 namespace shootout {
 
-// Floats per leaf range, at least: 256 KiB, tens of microseconds of streaming against a task's
-// cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the thread count.
-inline constexpr std::size_t kRangeFloats = std::size_t{1} << 16;
+// Elements of T per leaf range, at least: 256 KiB, tens of microseconds of streaming against a
+// task's cost of about one. parallel_deterministic_reduce splits to exactly this, whatever the
+// thread count.
+template <class T>
+inline constexpr std::size_t kRangeElements = (std::size_t{1} << 18) / sizeof(T);
 
-// parallel_reduce (auto partitioner) over ranges of at least kRangeFloats, each summed by kernel
+// parallel_reduce (auto partitioner) over ranges of at least kRangeElements, each summed by kernel
 // and added in double: cpu/tbb/reduce's schedule, and the read ceiling's work-stealing candidate.
-template <class KernelResult>
-double sum_stolen_ranges(std::span<const float> x, KernelResult (*kernel)(const float*, std::size_t)) {
+template <class T, class KernelResult>
+double sum_stolen_ranges(std::span<const T> x, KernelResult (*kernel)(const T*, std::size_t)) {
     return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, x.size(), kRangeFloats), 0.0,
+        tbb::blocked_range<std::size_t>(0, x.size(), kRangeElements<T>), 0.0,
         [&](const tbb::blocked_range<std::size_t>& r, double sum) { return sum + kernel(x.data() + r.begin(), r.size()); },
         std::plus<>());
 }
@@ -61,17 +63,17 @@ private:
 // A Reduction that runs sum(input) inside its own arena of `threads`. Work stealing fixes no thread
 // to a range, so the copy is placed as a balanced split would first hand it out: `threads` static
 // chunks, one to each of the arena's threads (static_partitioner gives each thread one).
-template <class Sum>
-std::unique_ptr<Reduction> make_arena_reduction(std::span<const float> input, int threads, Sum sum) {
+template <class T, class Sum>
+std::unique_ptr<Reduction> make_arena_reduction(std::span<const T> input, int threads, Sum sum) {
     auto arena = std::make_unique<TbbThreads>(threads);
-    PlacedInput placed(input, threads, [&](auto& copy_part) {
+    PlacedInputOf<T> placed(input, threads, [&](auto& copy_part) {
         arena->execute([&] {
             tbb::parallel_for(tbb::blocked_range<int>(0, threads, 1), [&](const tbb::blocked_range<int>& parts) {
                 for (int part = parts.begin(); part != parts.end(); ++part) copy_part(part);
             }, tbb::static_partitioner());
         });
     });
-    return make_placed_reduction(std::move(placed), [arena = std::move(arena), sum](std::span<const float> x) {
+    return make_placed_reduction(std::move(placed), [arena = std::move(arena), sum](std::span<const T> x) {
         return arena->execute([&] { return sum(x); });
     });
 }

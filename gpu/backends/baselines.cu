@@ -1,5 +1,5 @@
-// What the summing backends are judged against: how fast this device reads the input, how fast it
-// copies it, and the least a call costs.
+// Ceilings the summing backends are judged against: how fast this device reads the input, and how
+// fast it copies it.
 #include <limits>
 #include <memory>
 
@@ -63,19 +63,19 @@ public:
     std::optional<double> host_result() const override { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
-[[maybe_unused]] const bool registered_read = register_cuda_backend<float>({
+[[maybe_unused]] const bool registered_read = register_cuda_backend({
     .name = "cuda/baseline/read",
     .description = "achievable read bandwidth: one launch of 16-byte loads, float adds, one atomicAdd per block (order not fixed)",
     .traits = kAtomicBlocks(Role::ceiling),
     .make = [](std::size_t n, ElementType) { return std::make_unique<ReadAll>(n); },
 });
-[[maybe_unused]] const bool registered_copy = register_cuda_backend<float>({
+[[maybe_unused]] const bool registered_copy = register_cuda_backend({
     .name = "cuda/baseline/copy",
     .description = "cudaMemcpyAsync device to device: GB/s counts the input once, the copy moves twice that; result NaN (no sum)",
     .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::reference_copy},
     .make = [](std::size_t n, ElementType) { return std::make_unique<DeviceCopy>(n); },
 });
-[[maybe_unused]] const bool registered_launch = register_cuda_backend<float>({
+[[maybe_unused]] const bool registered_launch = register_cuda_backend({
     .name = "cuda/baseline/launch",
     .description = "the launch floor: one empty kernel of one warp per call, reading nothing; result NaN (no sum)",
     .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::launch_floor},

@@ -3,7 +3,8 @@
 // (gpu/primitives/accumulators.cuh): each warp's 16-byte loads, 128 floats, go through one TF32 MMA
 // against a column of ones (two for the split), whose row sums the threads add in float. Where a sum
 // is bound by bytes rather than additions, the question is what the tensor cores cost in speed and
-// in accuracy (gpu/PERFORMANCE.md, "cuda/tensor-core").
+// in accuracy (gpu/PERFORMANCE.md, "cuda/tensor-core"). Float input only: the question is TF32's
+// rounding of floats.
 #include <cuda_runtime_api.h>
 
 #include <memory>
@@ -18,14 +19,14 @@ namespace shootout::cuda {
 namespace {
 
 template <int Terms>
-class TensorCoreSum final : public DeviceSum<float> {
+class TensorCoreSum final : public DeviceSum<float, float> {
 public:
     explicit TensorCoreSum(std::size_t n) : pass_(n) {}
 
     void enqueue(float* in, float* out, cudaStream_t stream) override { pass_.enqueue(in, out, stream); }
 
 private:
-    SinglePass<Tf32Sum<Terms>> pass_;
+    SinglePass<Tf32Sum<Terms>, float> pass_;
 };
 
 // TF32 MMAs need compute capability 8.0, and a kernel compiled for it: one built for an older
@@ -38,7 +39,7 @@ std::optional<std::string> why_no_tf32_mma() {
                std::to_string(capability % 10);
     cudaFuncAttributes attributes{};
     const cudaError_t status =
-        cudaFuncGetAttributes(&attributes, single_pass_sum<Tf32Sum<Terms>, typename SinglePassTuning<Tf32Sum<Terms>>::Policy>);
+        cudaFuncGetAttributes(&attributes, single_pass_sum<Tf32Sum<Terms>, typename SinglePassTuning<Tf32Sum<Terms>, float>::Policy, float>);
     if (status != cudaSuccess) {
         cudaGetLastError();
         return std::string("no kernel for this GPU in the build (") + cudaGetErrorString(status) + ")";
@@ -49,11 +50,12 @@ std::optional<std::string> why_no_tf32_mma() {
 }
 
 template <int Terms>
-CudaBackendSpec<float> tensor_core(std::string name, std::string description) {
+CudaBackendSpec tensor_core(std::string name, std::string description) {
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(Tf32Sum<Terms>::kAccumulator),
-            .make = [](std::size_t n, ElementType) { return std::make_unique<TensorCoreSum<Terms>>(n); },
+            .make = [](std::size_t n, ElementType) -> std::unique_ptr<AnyDeviceSum> { return std::make_unique<TensorCoreSum<Terms>>(n); },
+            .element_types = {ElementType::f32},
             .unavailable_reason = why_no_tf32_mma<Terms>};
 }
 

@@ -172,7 +172,7 @@ bool register_multi_gpu_backend(MultiGpuSpec spec) {
                 throw std::runtime_error(shared->name + ": " + std::to_string(options.gpus) + " GPUs asked for, " +
                                          std::to_string(visible_devices()) + " visible");
             return naming_failures(shared->name, [&] {
-                return input.visit([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
+                return input.visit<float, double>([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
                     return std::make_unique<MultiGpuReduction<T>>(*shared, values, options.gpus);
                 });
             });

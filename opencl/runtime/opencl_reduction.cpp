@@ -24,8 +24,8 @@ class OpenCLCall final : public DeviceCall {
 public:
     OpenCLCall(const OpenCLBackendSpec& spec, OpenCLQueue& queue, Elements input)
         : queue_(queue),
-          kind_(spec.result),
           sum_(spec.make(queue, input.size(), input.type())),
+          kind_(sum_->result()),
           host_out_(std::max<std::size_t>(sum_->results(), 1)),
           out_(make_buffer(bytes())) {}
 
@@ -55,8 +55,8 @@ private:
     std::size_t bytes() const { return kind_ == ResultKind::f64_bits ? 8 : 4 * sum_->results(); }
 
     OpenCLQueue& queue_;
-    ResultKind kind_;
     std::unique_ptr<KernelSum> sum_;
+    ResultKind kind_;
     std::vector<std::uint64_t> host_out_;  // a double's bits, or floats packed from the first byte
     Buffer out_;
     bool to_host_ = false;
@@ -87,6 +87,12 @@ std::string build_options(const std::string& extra, const std::string& c_version
     return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + (extra.empty() ? "" : " " + extra);
 }
 
+std::optional<std::string> lacks_doubles(ElementType type) {
+    const DeviceProperties& device = device_properties();
+    if (type != ElementType::f64 || device.has_extension("cl_khr_fp64")) return std::nullopt;
+    return device.name + " (" + device.platform_name + ") lacks cl_khr_fp64: no double arithmetic";
+}
+
 bool register_opencl_backend(OpenCLBackendSpec spec) {
     auto shared = std::make_shared<const OpenCLBackendSpec>(std::move(spec));
     return register_backend(device_backend({
@@ -95,10 +101,12 @@ bool register_opencl_backend(OpenCLBackendSpec spec) {
         .description = shared->description,
         .traits = shared->traits,
         .element_types = shared->element_types,
+        .traits_by_type = shared->traits_by_type,
         .unavailable_reason = [shared]() -> std::optional<std::string> {
             if (auto why = why_no_device()) return why;
             return shared->unavailable ? shared->unavailable() : std::nullopt;
         },
+        .type_unavailable_reason = shared->type_unavailable,
         .device_info = device_info,
         .parts = {
             .make_queue = [] { return std::make_unique<OpenCLQueue>(); },
