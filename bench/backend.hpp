@@ -62,6 +62,10 @@ enum class Accumulator {
     compensated_f64,  // double sum plus a double compensation
     exact,            // the exact sum, rounded once
     none,             // sums nothing (a copy)
+    // Tensor cores (gpu/primitives/tf32_mma.cuh): each float first becomes TF32 terms (8-bit
+    // exponent, 11 significant bits), which MMAs add into float accumulators.
+    tf32,        // each float rounded to one TF32 term: within 2^-11 of it, relatively
+    tf32_split,  // each float split into two TF32 terms, hi + lo: within 2^-22 of it, relatively
 };
 
 // How the additions are arranged; with the accumulator it bounds the rounding error.
@@ -158,6 +162,8 @@ public:
     virtual std::string configuration() const { return {}; }
 };
 
+struct DeviceBackendParts;  // bench/device_timing.hpp
+
 struct Backend {
     std::string name = {};  // lower case, slash-separated, stable: "cpu/avx2/kahan", "cuda/cub"
     Device device = Device::cpu;
@@ -194,6 +200,10 @@ struct Backend {
 
     // Optional: the device this backend runs on, for device backends.
     std::function<DeviceInfo()> device_info = {};
+
+    // One-device backends timed through bench/device_timing.hpp: their queue and call, for a front
+    // end that times the calls itself (tools/accumulate_nvbench.cu); empty for the others.
+    std::shared_ptr<const DeviceBackendParts> device_parts = {};
 
     std::optional<std::string> why_unavailable() const {
         return unavailable_reason ? unavailable_reason() : std::nullopt;

@@ -146,6 +146,7 @@ Backend device_backend(DeviceBackendSpec spec) {
             return naming_failures(name, [&] { return std::make_unique<TimedDeviceReduction>(name, *parts, input, options); });
         },
         .device_info = std::move(spec.device_info),
+        .device_parts = parts,
     };
 }
 

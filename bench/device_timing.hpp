@@ -100,6 +100,8 @@ struct DeviceBackendParts {
     std::function<std::unique_ptr<DeviceCall>(DeviceQueue&, Elements input)> make_call;
     // The call overwrites its input: each call gets a fresh copy, restored after its timed region.
     bool writes_input = false;
+    // The call waits for the device before it returns (a library that hands its sum to the host).
+    bool synchronizes = false;
 };
 
 // Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays

@@ -18,6 +18,8 @@ std::string_view to_string(Accumulator accumulator) {
         case Accumulator::compensated_f64: return "compensated_f64";
         case Accumulator::exact: return "exact";
         case Accumulator::none: return "none";
+        case Accumulator::tf32: return "tf32";
+        case Accumulator::tf32_split: return "tf32_split";
     }
     return "unknown";
 }

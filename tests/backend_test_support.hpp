@@ -92,11 +92,14 @@ inline constexpr int kExactMagnitude = std::is_same_v<T, double> ? 1 << 30 : 8;
 
 // The largest n x magnitude for which every partial sum of n small integers is exact in an
 // accumulator: 2^p for its p significand bits (2^24 for float, 2^11 for float16, 2^8 for
-// bfloat16; doubles and exact sums far past any test's size).
+// bfloat16; doubles and exact sums far past any test's size). The tensor cores' totals are floats, and
+// kExactMagnitude's integers are TF32 terms as they are.
 inline double exact_up_to(Accumulator accumulator) {
     switch (accumulator) {
         case Accumulator::f32:
-        case Accumulator::compensated_f32: return 0x1p24;
+        case Accumulator::compensated_f32:
+        case Accumulator::tf32:
+        case Accumulator::tf32_split: return 0x1p24;
         case Accumulator::f16: return 0x1p11;
         case Accumulator::bf16: return 0x1p8;
         default: return 0x1p53;

@@ -128,6 +128,28 @@ TEST_P(EveryCudaBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     });
 }
 
+// Each float is added as the terms its accumulator declares (bounds::as_added), rounded no more and
+// no less. Two inputs whose sums every order adds exactly in float: 2049 floats 1 + 2^-12 (13
+// significant bits) among zeros, every 512th element, partial sums under 2^12 (24 bits), which one
+// TF32 term rounds to 1; and two floats 1 + 2^-12 + 2^-23 (24 bits), one in a whole tile and one in
+// the tail, whose rest after an 11-bit head, 12 bits, the split's second term rounds.
+TEST_P(EveryCudaBackend, AddsEachFloatAsItsAccumulatorDeclares) {
+    if (!sums(backend())) GTEST_SKIP() << "a copy sums nothing";
+    if (!backend().takes(ElementType::f32)) GTEST_SKIP() << "takes no float input";
+    const Accumulator accumulator = backend().traits_for(ElementType::f32).accumulator;
+    const auto expect_as_added = [&](const std::vector<float>& v) {
+        double expected = 0;  // exact in double
+        for (float x : v) expected += bounds::as_added(x, accumulator);
+        EXPECT_EQ(device_sum(backend(), v), expected) << "accumulator " << to_string(accumulator) << ", exact sum " << exact_sum(v).round();
+    };
+    std::vector<float> sparse((1u << 20) + 3, 0.0f);
+    for (std::size_t i = 1; i < sparse.size(); i += 512) sparse[i] = 1 + 0x1p-12f;
+    expect_as_added(sparse);
+    std::vector<float> pair((1u << 20) + 3, 0.0f);
+    pair[5] = pair[pair.size() - 2] = 1 + 0x1p-12f + 0x1p-23f;
+    expect_as_added(pair);
+}
+
 // A backend that declares itself reproducible gives the same bits on every call, isolated or batched.
 TEST_P(EveryCudaBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
     if (!sums(backend()) || backend().traits.reproducibility == Reproducibility::none)

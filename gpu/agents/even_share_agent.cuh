@@ -7,7 +7,9 @@
 // out as evenly as whole tiles allow, in block order: the first (tiles % grid) blocks get one more.
 // The last block also takes what is not a whole tile: the vectors after the last tile and the
 // unaligned head and tail elements. Which elements a thread takes, and the order it adds them in,
-// depend on n, the grid and the block alone.
+// depend on n, the grid and the block alone. Every thread of a block makes the same number of trips
+// over whole tiles, so their vectors are added with the whole warp where the accumulator can
+// (add_converged: the tensor cores).
 //
 // Why offer it beside grid_stride_partial: under grid-stride, the blocks of one pass read one
 // contiguous window between them, each SM a few KiB of it, and every SM's next pass jumps a whole
@@ -51,8 +53,7 @@ __device__ typename Acc::State even_share_partial(const In* __restrict__ in, std
         uint4 v[LoadsInFlight];
 #pragma unroll
         for (int k = 0; k < LoadsInFlight; ++k) v[k] = load_stream<Hint>(p + k * BlockThreads);
-#pragma unroll
-        for (int k = 0; k < LoadsInFlight; ++k) add_vector<Acc, In>(s, v[k]);
+        add_converged<Acc, In>(s, v);
     }
 
     if (block == grid - 1) {

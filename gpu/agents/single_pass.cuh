@@ -119,6 +119,8 @@ __device__ __forceinline__ void pdl_wait() {
 // This thread's share of the input under the policy's partition and load.
 template <class Acc, class Policy, class In>
 __device__ typename Acc::State thread_partial(const In* __restrict__ in, std::size_t n) {
+    static_assert(Policy::kPartition == Partition::even_share || !WarpCollective<Acc>,
+                  "a warp-collective accumulator needs even_share, whose trips are the same for the whole block");
     if constexpr (Policy::kPartition == Partition::even_share)
         return even_share_partial<Acc, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kLoad>(in, n);
     else

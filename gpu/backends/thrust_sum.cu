@@ -42,6 +42,7 @@ private:
         });
     },
     .element_types = {std::begin(kElementTypes), std::end(kElementTypes)},
+    .synchronizes = true,
 });
 
 }  // namespace

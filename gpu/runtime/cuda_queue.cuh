@@ -20,13 +20,18 @@ namespace shootout::cuda {
 class Stream {
 public:
     Stream() { SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~Stream() { cudaStreamDestroy(stream_); }
+    // Another owner's stream (nvbench's), used and left to it.
+    explicit Stream(cudaStream_t borrowed) : stream_(borrowed), owned_(false) {}
+    ~Stream() {
+        if (owned_) cudaStreamDestroy(stream_);
+    }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
     operator cudaStream_t() const { return stream_; }
 
 private:
     cudaStream_t stream_ = nullptr;
+    bool owned_ = true;
 };
 
 class Event {
@@ -54,10 +59,13 @@ inline const void* device_address(const DeviceQueue::Memory& memory, std::size_t
     return static_cast<const CudaMemory&>(memory).buffer.get() + offset;
 }
 
-// Work is enqueued on a non-blocking stream: it does not wait for the legacy default stream.
+// Work is enqueued on a non-blocking stream of its own, which does not wait for the legacy default
+// stream, or on a stream it is given (a front end that times the calls itself: accumulate_nvbench).
 class CudaQueue final : public DeviceQueue {
 public:
     CudaQueue() { SHOOTOUT_CUDA_CHECK(cudaGetDevice(&device_)); }
+    explicit CudaQueue(cudaStream_t borrowed) : stream_(borrowed) { SHOOTOUT_CUDA_CHECK(cudaGetDevice(&device_)); }
+
     cudaStream_t stream() const { return stream_; }
 
     std::size_t cache_bytes() const override { return device_properties().l2_bytes; }

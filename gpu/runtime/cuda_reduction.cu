@@ -58,7 +58,10 @@ bool register_cuda_backend(CudaBackendSpec spec) {
         .traits = shared->traits,
         .element_types = shared->element_types,
         .traits_by_type = shared->traits_by_type,
-        .unavailable_reason = why_no_device,
+        .unavailable_reason = [shared]() -> std::optional<std::string> {
+            if (auto reason = why_no_device()) return reason;
+            return shared->unavailable_reason ? shared->unavailable_reason() : std::nullopt;
+        },
         .device_info = device_info,
         .parts = {
             .make_queue = [] { return std::make_unique<CudaQueue>(); },
@@ -66,6 +69,7 @@ bool register_cuda_backend(CudaBackendSpec spec) {
                 return std::make_unique<CudaCall>(*shared, static_cast<CudaQueue&>(queue), input);
             },
             .writes_input = shared->writes_input,
+            .synchronizes = shared->synchronizes,
         },
     }));
 }

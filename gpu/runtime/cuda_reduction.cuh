@@ -68,6 +68,11 @@ struct CudaBackendSpec {
     // does not fit.
     std::function<std::unique_ptr<AnyDeviceSum>(std::size_t n, ElementType type)> make;
     std::vector<ElementType> element_types = {ElementType::f32};
+    // Why the CUDA device there is cannot run it, or nullopt (asked only where there is one); empty:
+    // any can.
+    std::function<std::optional<std::string>()> unavailable_reason = {};
+    // A call waits for the device before it returns (thrust::reduce hands its sum to the host).
+    bool synchronizes = false;
 };
 
 // A kernel whose partition of the input and combining tree depend on n and the device alone.
