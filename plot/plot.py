@@ -49,6 +49,7 @@ import shootout_csv as sc  # noqa: E402
 import style  # noqa: E402
 from figures.accuracy_speed import plot_accuracy_speed  # noqa: E402
 from figures.dispatch_latency import LATENCY_FLOATS, plot_dispatch_latency  # noqa: E402
+from figures.dtypes import plot_dtypes  # noqa: E402
 from figures.error import plot_error  # noqa: E402
 from figures.gbps import plot_gbps  # noqa: E402
 from figures.gpu_timing import plot_gpu_timing  # noqa: E402
@@ -61,7 +62,7 @@ from summary import summary_markdown  # noqa: E402
 DEFAULT_LATENCY_GLOB = "results/latency/*.csv"
 # Every plot's file name: one this run did not draw is removed from the output directory.
 PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "scale_out",
-              "accuracy_speed"]
+              "accuracy_speed", "dtypes"]
 
 
 def parse_args(argv=None):
@@ -162,6 +163,7 @@ def main(argv=None) -> int:
     scale_out = sc.scale_out(all_counts)
     notes.append(plot_scale_out(scale_out, styles, traits, out, written))
     notes.append(plot_accuracy_speed(sc.select_timing(df, args.timing), styles, out, written))
+    notes.append(plot_dtypes(sc.select_timing(df, args.timing), out, written))
     summary = out / "summary.md"
     summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing,
                                         scale_out) + "\n")
