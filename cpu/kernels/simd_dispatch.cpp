@@ -5,6 +5,10 @@
 
 #include "platform/cpu_info.hpp"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace shootout::simd {
 namespace {
 
@@ -35,13 +39,23 @@ void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& s
 
 #if defined(__x86_64__)
 
+namespace {
+
+// CPUID leaf 1, ECX bit 29: Clang 16's __builtin_cpu_supports knows no "f16c".
+bool cpu_has_f16c() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
+
+}  // namespace
+
 std::optional<std::string> avx2_unavailable() {
     __builtin_cpu_init();  // may run from static initialisers, before the runtime's own call
     if (!__builtin_cpu_supports("avx2")) return "CPU lacks AVX2";
     if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // the f64 kernel's alternate adds
     // float16 input's conversion; every AVX2 CPU has it (Intel since Ivy Bridge, AMD since
     // Piledriver, both before AVX2): checked all the same.
-    if (!__builtin_cpu_supports("f16c")) return "CPU lacks F16C";
+    if (!cpu_has_f16c()) return "CPU lacks F16C";
     return std::nullopt;
 }
 
