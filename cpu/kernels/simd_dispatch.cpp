@@ -1,5 +1,7 @@
 // Run-time choice of kernels from the CPU's features, and the portable fallbacks. Compiled for the
 // baseline instruction set, on every architecture: each asks about its own instruction sets only.
+#include <algorithm>
+
 #include "exact/exact_accumulator.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 
@@ -36,6 +38,7 @@ double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<dou
 double sum_unrolled_f64(const double* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum) { exact::accumulate(x, n, sum); }
+void widen_scalar(const Float16* x, std::size_t n, float* out) { std::copy(x, x + n, out); }
 
 #if defined(__x86_64__)
 
@@ -101,18 +104,18 @@ const Best& best() {
 #if defined(__x86_64__)
         if (!avx512_unavailable())
             return Best{"avx512", sum_avx512_f32, sum_avx512_f64, sum_avx512_f64, sum_avx512_f32, sum_avx512_f32,
-                        accumulate_avx512_exact, sum_avx512_f32_prefetched};
+                        accumulate_avx512_exact, widen_avx512, sum_avx512_f32_prefetched};
         if (!avx2_unavailable())
-            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact};
+            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact, widen_avx2};
 #elif defined(__aarch64__)
         // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.
         if (!sve_unavailable())
-            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar};
+            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar, widen_neon};
         if (!neon_unavailable())
-            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar};
+            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar, widen_neon};
 #endif
         return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, sum_unrolled_f64, sum_unrolled_f32, sum_unrolled_f32,
-                    accumulate_exact_scalar};
+                    accumulate_exact_scalar, widen_scalar};
     }();
     return chosen;
 }
