@@ -81,6 +81,24 @@ struct Float16 {
         return h;
     }
 
+    // value rounded as Float16(double(value)) rounds it, by integer steps alone: for the loops that
+    // round a float sum back to float16 once per element.
+    static constexpr Float16 round(float value) {
+        const auto x = std::bit_cast<std::uint32_t>(value);
+        const auto sign = static_cast<std::uint16_t>(x >> 16 & 0x8000u);
+        const std::uint32_t magnitude = x & 0x7fffffffu;
+        if (magnitude >= 0x47800000u)  // 2^16 and up: infinity, or NaN made quiet
+            return from_bits(static_cast<std::uint16_t>(sign | (magnitude > 0x7f800000u ? 0x7e00u : 0x7c00u)));
+        if (magnitude < 0x38800000u) {  // below 2^-14: a subnormal or zero, rounded by adding 0.5, whose ulp is 2^-24
+            const float shifted = std::bit_cast<float>(magnitude) + 0.5f;
+            return from_bits(static_cast<std::uint16_t>(sign | (std::bit_cast<std::uint32_t>(shifted) - 0x3f000000u)));
+        }
+        // Rebias, then add just under half of float16's ulp, plus the kept lowest bit: a carry out of
+        // the dropped 13 bits rounds up exactly past the tie, or at it when the kept part is odd.
+        const std::uint32_t odd = magnitude >> 13 & 1u;
+        return from_bits(static_cast<std::uint16_t>(sign | (magnitude - ((127u - 15u) << 23) + 0xfffu + odd) >> 13));
+    }
+
     constexpr Float16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits ^ 0x8000u)); }  // exact, as IEEE's negate
 
     constexpr operator float() const {  // NOLINT(google-explicit-constructor): widening is exact
@@ -104,6 +122,14 @@ struct BFloat16 {
         BFloat16 h;
         h.bits = bits;
         return h;
+    }
+
+    // value rounded as BFloat16(double(value)) rounds it: a float's upper half, rounded on its lower
+    // half by adding 0x7fff plus the kept lowest bit (a carry past the tie, or at it when odd).
+    static constexpr BFloat16 round(float value) {
+        const auto x = std::bit_cast<std::uint32_t>(value);
+        if ((x & 0x7fffffffu) > 0x7f800000u) return from_bits(static_cast<std::uint16_t>(x >> 16 | 0x40u));  // NaN, made quiet
+        return from_bits(static_cast<std::uint16_t>((x + 0x7fffu + (x >> 16 & 1u)) >> 16));
     }
 
     constexpr BFloat16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits ^ 0x8000u)); }

@@ -1,6 +1,6 @@
 // Every CPU backend against the error bound its traits promise for each element type it takes
-// (tests/error_bounds.hpp), on 2^24 uniform floats and 2^22 uniform doubles, and against the
-// reproducibility it declares, across runs and thread counts.
+// (tests/error_bounds.hpp), on 2^24 uniform floats, 2^21 doubles and 2^20 values of each 16-bit
+// type, and against the reproducibility it declares, across runs and thread counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,8 +48,10 @@ double sum_with(const Backend& b, std::span<const T> input, int threads) {
 }
 
 // Uniform values in [0, 1): all positive, so sum |x| = S. Floats from the harness's generator, 2^24
-// of them, where float accumulation's error bounds run out; float16 and bfloat16 from it too, 2^22
-// of them; doubles with all 53 bits random.
+// of them, where float accumulation's error bounds run out; float16 and bfloat16 from it too, 2^20
+// of them (float accumulation's bound is n u = 1/16 there, and a 16-bit total long stalled); doubles
+// with all 53 bits random, 2^21. Fewer of the others than of floats: every parallel backend takes
+// them too, and the suite runs under emulation at two SVE lengths (tests/CMakeLists.txt).
 template <class T>
 struct Uniform {
     std::vector<T> data;
@@ -57,9 +59,9 @@ struct Uniform {
 
     Uniform() {
         if constexpr (std::is_same_v<T, double>) {
-            data = uniform_values<double>(std::size_t{1} << 22, 7);
+            data = uniform_values<double>(std::size_t{1} << 21, 7);
         } else {
-            data.resize(std::size_t{1} << (std::is_same_v<T, float> ? 24 : 22));
+            data.resize(std::size_t{1} << (std::is_same_v<T, float> ? 24 : 20));
             InputSpec spec;
             spec.seed = 7;
             fill(std::span<T>(data), spec);
@@ -142,16 +144,16 @@ bool keeps_tiny_addends(Accumulator accumulator, ElementType type) {
     }
 }
 
-// 2048 alternating +1 and -1, then 2^20 + 1000 addends of 2^-30 (2^-60 for doubles, 2^-24 for 16-bit values), from an odd
-// offset. With an even lane count every lane holds +k or -k when the tiny addends come, each below
-// half an ulp of it: a plain sum in the element type drops them all, and Kahan lanes keep them in
-// their compensations, which are not zero at the end (a lane's share is no multiple of its ulp).
-// For floats every partial sum is a multiple of 2^-30 below 2^11 (41 bits), so double accumulation
-// is exact; compensated summation in either type is exact too, as its every lost part is a value of
-// the type it keeps (a multiple of the tiny addend below 2^20 of them); and S = (2^20 + 1000) t is
-// exact in either type. A kernel that drops its lanes' compensations at the end (the seed
-// article's) stays inside the bound above, since the lanes cancel, but is off here by up to half an
-// ulp of k per lane against a tiny S.
+// 2048 alternating +1 and -1, then 2^20 + 1000 addends of 2^-30 (2^-60 for doubles, 2^-24 for
+// 16-bit values), from an odd offset. With an even lane count every lane holds +k or -k when the
+// tiny addends come, each below half an ulp of it: a plain sum in the element type drops them all,
+// and Kahan lanes keep them in their compensations, which are not zero at the end (a lane's share
+// is no multiple of its ulp). For floats every partial sum is a multiple of 2^-30 below 2^11 (41
+// bits), so double accumulation is exact; compensated summation in either type is exact too, as its
+// every lost part is a value of the type it keeps (a multiple of the tiny addend below 2^20 of
+// them); and S = (2^20 + 1000) t is exact in either type. A kernel that drops its lanes'
+// compensations at the end (the seed article's) stays inside the bound above, since the lanes
+// cancel, but is off here by up to half an ulp of k per lane against a tiny S.
 template <class T>
 void check_tiny_addends_after_cancelling_lanes() {
     const T kTinyAddend(std::is_same_v<T, double> ? 0x1p-60 : std::is_same_v<T, float> ? 0x1p-30 : 0x1p-24);
@@ -200,7 +202,7 @@ TEST_F(UniformInput, A16BitTotalStallsWhereHalfItsUlpPassesTheAddends) {
     EXPECT_EQ(sum_with(backend("cpu/serial/accumulate-bf16"), uniform<BFloat16>().input(), 1), 256.0);
     const Uniform<Float16>& u = uniform<Float16>();
     EXPECT_LT(u.error(backend("cpu/serial/accumulate-f32"), 1), bounds::any_order(u.problem(1), bounds::kFloatU));
-    EXPECT_GT(u.exact.round(), 1e6);
+    EXPECT_GT(u.exact.round(), 1e5);
 }
 
 // And in double: a running double total of doubles breaks compensated and pairwise summation's

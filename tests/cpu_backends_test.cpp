@@ -43,12 +43,15 @@ TEST_P(EveryCpuBackend, EmptyIsZero) {
 }
 
 // One element, lane remainders, and starts off the vector alignment (by one and three elements); a
-// 16-bit accumulator only up to the sizes whose every partial sum it holds exactly.
+// 16-bit accumulator only up to the sizes whose every partial sum it holds exactly. The largest size
+// is a tenth for the 16-bit types: their loops are the float ones, and the suite runs under emulation.
 TEST_P(EveryCpuBackend, ExactOnLaneRemaindersAndUnalignedStarts) {
     for_each_element_type(*GetParam(), [&]<class T>(std::type_identity<T>) {
-        const auto data = small_integers<T>(1000003 + 16, kExactMagnitude<T>, 1);
+        const std::size_t largest = sizeof(T) == 2 ? 100003 : 1000003;
+        const auto data = small_integers<T>(largest + 16, kExactMagnitude<T>, 1);
         const double most = exact_up_to(GetParam()->traits_for(element_type_of<T>).accumulator) / kExactMagnitude<T>;
-        for (std::size_t n : {1u, 7u, 9u, 15u, 17u, 33u, 1000u, 1000003u})
+        for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{9}, std::size_t{15}, std::size_t{17}, std::size_t{33},
+                              std::size_t{1000}, largest})
             for (std::size_t offset : {0u, 1u, 3u}) {
                 if (static_cast<double>(n) > most) continue;
                 const std::span<const T> input(data.data() + offset, n);
@@ -59,7 +62,7 @@ TEST_P(EveryCpuBackend, ExactOnLaneRemaindersAndUnalignedStarts) {
 
 TEST_P(EveryCpuBackend, NanAndInfinityPropagate) {
     for_each_element_type(*GetParam(), [&]<class T>(std::type_identity<T>) {
-        for (std::size_t n : {1u, 33u, 1000003u})
+        for (std::size_t n : {std::size_t{1}, std::size_t{33}, sizeof(T) == 2 ? std::size_t{100003} : std::size_t{1000003}})
             for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
                 std::vector<T> v(n, T(1));
                 v[where] = std::numeric_limits<T>::quiet_NaN();
@@ -159,6 +162,48 @@ TEST_P(EveryDoubleKernel, NanAndInfinityPropagate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, EveryDoubleKernel, ::testing::ValuesIn(kDoubleKernels),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// The float16 widening kernels the exact backends run (simd::Best::widen_f16), called directly: every
+// float16 pattern, from every start off the vector alignment, to every length below one vector
+// past it, and nothing written past the end.
+struct WidenKernel {
+    const char* name;
+    std::optional<std::string> (*unavailable)();
+    simd::WidenFloat16 widen;
+};
+void PrintTo(const WidenKernel& kernel, std::ostream* os) { *os << kernel.name; }
+
+const WidenKernel kWidenKernels[] = {
+    {"widen_avx2", simd::avx2_unavailable, simd::widen_avx2},
+    {"widen_avx512", simd::avx512_unavailable, simd::widen_avx512},
+    {"widen_neon", simd::neon_unavailable, simd::widen_neon},
+};
+
+class EveryWidenKernel : public ::testing::TestWithParam<WidenKernel> {
+protected:
+    void SetUp() override {
+        if (auto why = GetParam().unavailable()) GTEST_SKIP() << *why;
+    }
+};
+
+TEST_P(EveryWidenKernel, WidensEveryPatternAnyStartAnyLength) {
+    std::vector<Float16> halves(0x10000 + 40);
+    for (std::size_t i = 0; i < halves.size(); ++i) halves[i] = Float16::from_bits(static_cast<std::uint16_t>(i));
+    for (std::size_t start = 0; start < 3; ++start)
+        for (std::size_t n : {std::size_t{0x10000}, std::size_t{1}, std::size_t{7}, std::size_t{15}, std::size_t{17}, std::size_t{33}}) {
+            std::vector<float> out(n + 1, 42.0f);
+            GetParam().widen(halves.data() + start, n, out.data());
+            for (std::size_t i = 0; i < n; ++i) {
+                const float want = halves[start + i];
+                ASSERT_TRUE(std::isnan(want) ? std::isnan(out[i]) : out[i] == want && std::signbit(out[i]) == std::signbit(want))
+                    << "start " << start << " n " << n << " element " << i;
+            }
+            EXPECT_EQ(out[n], 42.0f) << "written past the end: start " << start << " n " << n;
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, EveryWidenKernel, ::testing::ValuesIn(kWidenKernels),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // At one thread and below one chunk (balanced_chunks.hpp), cpu/pool/simd is one call of the best

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -75,6 +76,11 @@ void check_rounding() {
         if (bits > 0) {
             ASSERT_EQ(T(std::nextafter(a, INFINITY)).bits, bits);
         }
+        // The float path: the midpoint is a float too (12 and 9 significant bits).
+        const auto mid = static_cast<float>(middle);
+        ASSERT_EQ(T::round(mid).bits, even) << std::hex << bits;
+        ASSERT_EQ(T::round(std::nextafter(mid, 0.0f)).bits, bits) << std::hex << bits;
+        ASSERT_EQ(T::round(-std::nextafter(mid, INFINITY)).bits, (bits + 1) | 0x8000) << std::hex << bits;
     }
     const double ulp = std::ldexp(1.0, std::ilogb(largest) - fraction);
     EXPECT_EQ(static_cast<float>(T(std::nextafter(largest + ulp / 2, 0.0))), largest);
@@ -89,6 +95,27 @@ void check_rounding() {
     EXPECT_EQ(static_cast<float>(std::numeric_limits<T>::epsilon()), std::ldexp(1.0f, -fraction));
     EXPECT_EQ(static_cast<float>(std::numeric_limits<T>::denorm_min()) * 2, static_cast<float>(T::from_bits(2)));
 }
+
+// T::round(float) is T(double) on floats: every special, 2^22 random bit patterns, and 2^22 random
+// floats of exponents -27 to 18, float16's range and the binades next to it.
+template <class T>
+void check_float_rounding() {
+    std::mt19937 rng(9);
+    std::vector<std::uint32_t> patterns = {0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u, 0x00000001u,
+                                           0x7f7fffffu, 0x477fefffu, 0x477ff000u, 0x47800000u, 0x33000000u, 0x33000001u};
+    for (int i = 0; i < (1 << 22); ++i) patterns.push_back(static_cast<std::uint32_t>(rng()));
+    for (int i = 0; i < (1 << 22); ++i)
+        patterns.push_back((static_cast<std::uint32_t>(rng()) & 0x807fffffu) | (100u + static_cast<std::uint32_t>(rng()) % 46u) << 23);
+    for (std::uint32_t bits : patterns) {
+        const float x = std::bit_cast<float>(bits);
+        const T fast = T::round(x), wide(static_cast<double>(x));
+        if (std::isnan(x)) ASSERT_TRUE(std::isnan(static_cast<float>(fast))) << std::hex << bits;
+        else ASSERT_EQ(fast.bits, wide.bits) << std::hex << bits;
+    }
+}
+
+TEST(Float16, RoundingAFloatIsRoundingItsDouble) { check_float_rounding<Float16>(); }
+TEST(BFloat16, RoundingAFloatIsRoundingItsDouble) { check_float_rounding<BFloat16>(); }
 
 TEST(Float16, EveryValueBetweenNeighboursRoundsToNearestEven) {
     check_rounding<Float16>();

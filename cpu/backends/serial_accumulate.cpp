@@ -36,7 +36,7 @@ Backend serial_accumulate_native(std::string name, std::string description, Accu
     return serial_backend<T>(std::move(name), std::move(description), kSerial(accumulator, Order::sequential),
                              [](const T* x, std::size_t n) {
                                  T total(0.0);
-                                 for (std::size_t i = 0; i < n; ++i) total = T(static_cast<float>(total) + static_cast<float>(x[i]));
+                                 for (std::size_t i = 0; i < n; ++i) total = T::round(static_cast<float>(total) + static_cast<float>(x[i]));
                                  return static_cast<float>(total);
                              });
 }

@@ -136,6 +136,7 @@ float sum_avx2_kahan(const float* x, std::size_t n) { return sum_kahan<Avx2, Avx
 float sum_avx2_kahan(const Float16* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 float sum_avx2_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_kahan(const double* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
+void widen_avx2(const Float16* x, std::size_t n, float* out) { widen<Avx2>(x, n, out); }
 double sum_avx2_f64(const float* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const double* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }

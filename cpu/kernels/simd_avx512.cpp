@@ -133,6 +133,7 @@ float sum_avx512_f32(const BFloat16* x, std::size_t n) { return sum_f32<Avx512, 
 float sum_avx512_kahan(const Float16* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 float sum_avx512_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_kahan(const double* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
+void widen_avx512(const Float16* x, std::size_t n, float* out) { widen<Avx512>(x, n, out); }
 double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const double* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }

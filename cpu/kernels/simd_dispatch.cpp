@@ -1,9 +1,15 @@
 // Run-time choice of kernels from the CPU's features, and the portable fallbacks. Compiled for the
 // baseline instruction set, on every architecture: each asks about its own instruction sets only.
+#include <algorithm>
+
 #include "exact/exact_accumulator.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 
 #include "platform/cpu_info.hpp"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 namespace shootout::simd {
 namespace {
@@ -32,8 +38,19 @@ double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<dou
 double sum_unrolled_f64(const double* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum) { exact::accumulate(x, n, sum); }
+void widen_scalar(const Float16* x, std::size_t n, float* out) { std::copy(x, x + n, out); }
 
 #if defined(__x86_64__)
+
+namespace {
+
+// CPUID leaf 1, ECX bit 29: Clang 16's __builtin_cpu_supports knows no "f16c".
+bool cpu_has_f16c() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
+
+}  // namespace
 
 std::optional<std::string> avx2_unavailable() {
     __builtin_cpu_init();  // may run from static initialisers, before the runtime's own call
@@ -41,7 +58,7 @@ std::optional<std::string> avx2_unavailable() {
     if (!__builtin_cpu_supports("fma")) return "CPU lacks FMA";  // the f64 kernel's alternate adds
     // float16 input's conversion; every AVX2 CPU has it (Intel since Ivy Bridge, AMD since
     // Piledriver, both before AVX2): checked all the same.
-    if (!__builtin_cpu_supports("f16c")) return "CPU lacks F16C";
+    if (!cpu_has_f16c()) return "CPU lacks F16C";
     return std::nullopt;
 }
 
@@ -87,18 +104,18 @@ const Best& best() {
 #if defined(__x86_64__)
         if (!avx512_unavailable())
             return Best{"avx512", sum_avx512_f32, sum_avx512_f64, sum_avx512_f64, sum_avx512_f32, sum_avx512_f32,
-                        accumulate_avx512_exact, sum_avx512_f32_prefetched};
+                        accumulate_avx512_exact, widen_avx512, sum_avx512_f32_prefetched};
         if (!avx2_unavailable())
-            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact};
+            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact, widen_avx2};
 #elif defined(__aarch64__)
         // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.
         if (!sve_unavailable())
-            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar};
+            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar, widen_neon};
         if (!neon_unavailable())
-            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar};
+            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar, widen_neon};
 #endif
         return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, sum_unrolled_f64, sum_unrolled_f32, sum_unrolled_f32,
-                    accumulate_exact_scalar};
+                    accumulate_exact_scalar, widen_scalar};
     }();
     return chosen;
 }

@@ -28,6 +28,7 @@ using SumBFloat16ToFloat = float (*)(const BFloat16* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
 using SumDoublesToDouble = double (*)(const double* x, std::size_t n);
 using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum<float>& sum);
+using WidenFloat16 = void (*)(const Float16* x, std::size_t n, float* out);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
 // float16 and bfloat16 values are widened into the float lanes as they are loaded: float16 by the
@@ -79,6 +80,12 @@ double sum_avx512_f64(const double* x, std::size_t n);
 double sum_neon_f64(const double* x, std::size_t n);
 double sum_sve_f64(const double* x, std::size_t n);
 
+// out[i] = x[i] for i < n: float16 values widened to floats by the vector conversion, for the exact
+// kernels, which sum floats.
+void widen_avx2(const Float16* x, std::size_t n, float* out);
+void widen_avx512(const Float16* x, std::size_t n, float* out);
+void widen_neon(const Float16* x, std::size_t n, float* out);
+
 // Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
 // (simd_exact.hpp); leaves its digits normalized.
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum);
@@ -95,6 +102,7 @@ double sum_unrolled_f64(const double* x, std::size_t n);
 // One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
 // normalized.
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum);
+void widen_scalar(const Float16* x, std::size_t n, float* out);
 
 // Why this CPU cannot run the kernels of that instruction set, or nullopt when it can. In a build
 // for another architecture: "not an x86-64 build", "not an aarch64 build".
@@ -116,6 +124,7 @@ struct Best {
     SumFloat16ToFloat sum_f32_f16;
     SumBFloat16ToFloat sum_f32_bf16;
     AccumulateExact accumulate_exact;
+    WidenFloat16 widen_f16;
     // The same float lanes in another loop (the same bits), for the read ceiling to time against
     // sum_f32; nullptr where there is none.
     SumToFloat sum_f32_prefetched = nullptr;
