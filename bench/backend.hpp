@@ -62,6 +62,10 @@ enum class Accumulator {
     compensated_f64,  // double sum plus a double compensation
     exact,            // the exact sum, rounded once
     none,             // sums nothing (a copy)
+    // Tensor cores (gpu/primitives/tf32_mma.cuh): each float first becomes TF32 terms (8-bit
+    // exponent, 11 significant bits), which MMAs add into float accumulators.
+    tf32,        // each float rounded to one TF32 term: within 2^-11 of it, relatively
+    tf32_split,  // each float split into two TF32 terms, hi + lo: within 2^-22 of it, relatively
 };
 
 // How the additions are arranged; with the accumulator it bounds the rounding error.
@@ -87,7 +91,12 @@ enum class Role {
     reduction,       // sums the input
     ceiling,         // the fastest read of the input this device manages: what reductions are judged against
     reference_copy,  // moves the input without summing it (result NaN), for scale
+    launch_floor,    // reads nothing (result NaN): the least a call costs on this device, an empty
+                     // launch; with the ceiling's bandwidth it bounds a call's time from below
 };
+
+// The roles that sum nothing: they measure the device, not a way of summing.
+constexpr bool is_reference(Role role) { return role == Role::reference_copy || role == Role::launch_floor; }
 
 std::string_view to_string(Accumulator accumulator);
 std::string_view to_string(Order order);
@@ -116,6 +125,13 @@ struct DeviceInfo {
     int visible = 1;       // devices of this kind the process sees: the most a multi-GPU backend can use
 };
 
+// Joules, or none: `missing` says why where a counter was expected and cannot be read (NVIDIA's
+// management library not found, a GPU without the counter), and is empty where there is none at all.
+struct Energy {
+    std::optional<double> joules = {};
+    std::string missing = {};
+};
+
 // One prepared input. run() is called many times; every call does the whole reduction again.
 class Reduction {
 public:
@@ -129,6 +145,10 @@ public:
     // run()) between one pair of events, waits once, and returns the seconds of the whole batch.
     virtual double run_batch(int /*calls*/) { throw std::logic_error("run_batch() on a backend that does not batch"); }
 
+    // Backends whose device has an energy counter: the energy of one call in a stream of batches of
+    // `calls` calls, by the energy window of measurement_rules.hpp. None elsewhere.
+    virtual Energy energy_per_call(int /*calls*/) { return {}; }
+
     // The sum of the last run(), widened to double. Device backends copy it back here, once, after
     // timing.
     virtual double result() = 0;
@@ -141,6 +161,8 @@ public:
     // part count), for the CSV's configuration column; empty when it chooses nothing.
     virtual std::string configuration() const { return {}; }
 };
+
+struct DeviceBackendParts;  // bench/device_timing.hpp
 
 struct Backend {
     std::string name = {};  // lower case, slash-separated, stable: "cpu/avx2/kahan", "cuda/cub"
@@ -168,6 +190,9 @@ struct Backend {
     // Why this backend cannot run here ("CPU lacks AVX2", "no CUDA device"), or nullopt when it can.
     // An empty function means always available.
     std::function<std::optional<std::string>()> unavailable_reason = {};
+    // Why, where the backend runs, it cannot sum one of its element_types here ("the device lacks
+    // cl_khr_fp64"), or nullopt. An empty function means every declared type runs.
+    std::function<std::optional<std::string>(ElementType)> type_unavailable_reason = {};
 
     // Receives the input once, of one of element_types. Throws ResourceExhausted when the input does
     // not fit (the harness skips that size for this backend) and std::runtime_error for anything else.
@@ -175,6 +200,10 @@ struct Backend {
 
     // Optional: the device this backend runs on, for device backends.
     std::function<DeviceInfo()> device_info = {};
+
+    // One-device backends timed through bench/device_timing.hpp: their queue and call, for a front
+    // end that times the calls itself (tools/accumulate_nvbench.cu); empty for the others.
+    std::shared_ptr<const DeviceBackendParts> device_parts = {};
 
     std::optional<std::string> why_unavailable() const {
         return unavailable_reason ? unavailable_reason() : std::nullopt;
@@ -187,6 +216,12 @@ struct Backend {
     bool takes(ElementType type) const {
         return std::find(element_types.begin(), element_types.end(), type) != element_types.end();
     }
+    // Why this backend, available here, cannot sum inputs of a type it takes on this machine, or nullopt.
+    std::optional<std::string> why_type_unavailable(ElementType type) const {
+        return type_unavailable_reason ? type_unavailable_reason(type) : std::nullopt;
+    }
+    // Whether the sweep measures it with inputs of this type here.
+    bool runs(ElementType type) const { return takes(type) && !why_type_unavailable(type); }
 };
 
 // Thrown by prepare() (or run()) when memory for this size cannot be had.

@@ -76,6 +76,7 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elem
                 throw std::logic_error(c.backend->name + ": run() must return a time exactly when timed by device events");
             if (device_seconds) state.SetIterationTime(*device_seconds);
         }
+        if (c.timing == TimingRule::batched && !outcome.energy) outcome.energy = reduction.energy_per_call(c.batch);
         const double result = reduction.result();
         if (outcome.result && std::bit_cast<std::uint64_t>(*outcome.result) != std::bit_cast<std::uint64_t>(result))
             outcome.same_bits_every_repetition = false;

@@ -255,6 +255,7 @@ Options parse_command_line(const std::vector<std::string>& args) {
         if (key == "--help" || key == "-h") { no_value(); options.help = true; }
         else if (key == "--list") { no_value(); options.list = true; }
         else if (key == "--machine") { no_value(); options.machine = true; }
+        else if (key == "--version") { no_value(); options.version = true; }
         else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
         else if (key == "--backend") { need_value(); options.backends = value; }
         else if (key == "--sizes") {
@@ -270,8 +271,11 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--dtype") { need_value(); options.dtypes = parse_dtypes(value); options.dtype_given = true; }
         else if (key == "--csv") { need_value(); options.csv_path = value; }
         else if (key == "--json") { need_value(); options.json_path = value; }
+        else if (key == "--write-input") { need_value(); options.write_input = value; }
         else throw UsageError("unknown option '" + arg + "' (see --help)");
     }
+    if (!options.write_input.empty() && (!options.csv_path.empty() || !options.json_path.empty()))
+        throw UsageError("--write-input writes the inputs, not measurements: leave out --csv and --json");
     if (!options.input.file.empty()) {
         if (sizes_given) throw UsageError("--sizes cannot be combined with --input=file:PATH: the file's length is the size");
         if (options.dtypes.size() > 1)
@@ -298,6 +302,8 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
   --list             list every backend, available or not (with the reason), and exit
   --machine          print this machine's identity (host name and a hardware fingerprint, the
                      CSV's machine column and scripts/run.sh's results file name) and exit
+  --version          print the build's version (git describe --always --dirty when built; the
+                     CSV's version column) and exit
   --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.
@@ -331,6 +337,10 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      One run writes a path at a time: a second run naming it stops (exit status 2).
                      Both take a regular file or a new name (no FIFOs or devices, /dev/null
                      included), never one file for both or the input file.
+  --write-input=DIR  measure nothing: write each input the sweep would sum (--sizes, --dtype,
+                     --input, --seed) to DIR as an .npy file, and DIR/inputs.json with each one's
+                     exact sum, the CSV columns, this machine and the measurement rules, for the
+                     framework runner (README.md, "Framework rows")
   --help             this text
 
 What is measured, per (backend, size, element type, input, threads, timing): the measurement rules are stated

@@ -1,6 +1,7 @@
 #include "bench/device_timing.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -79,6 +80,36 @@ double TimedDeviceReduction::run_batch(int calls) {
     });
 }
 
+// The energy window of measurement_rules.hpp: batches from one step of the counter to the first step
+// after rules::kEnergyWindowSeconds of device time.
+Energy TimedDeviceReduction::energy_per_call(int calls) {
+    return naming_failures(name_, [&]() -> Energy {
+        Energy last = queue_->energy_counter();
+        if (!last.joules) return last;
+        std::optional<double> start;  // the counter at the window's first step
+        double window = 0, since_step = 0;
+        std::int64_t made = 0;
+        for (;;) {
+            double seconds = 0;
+            std::int64_t batch_calls = 0;
+            for (; seconds < rules::kEnergyPollSeconds; batch_calls += calls) seconds += run_batch(calls);
+            const Energy now = queue_->energy_counter();
+            if (!now.joules) return now;
+            if (start) window += seconds, made += batch_calls;
+            since_step += seconds;
+            if (*now.joules == *last.joules) {
+                if (since_step > rules::kEnergyGiveUpSeconds)
+                    return {.missing = "the energy counter did not move in " + std::to_string(static_cast<int>(since_step)) + " s of device time"};
+                continue;
+            }
+            if (!start) start = now.joules;
+            else if (window >= rules::kEnergyWindowSeconds) return {.joules = (*now.joules - *start) / static_cast<double>(made)};
+            last = now;
+            since_step = 0;
+        }
+    });
+}
+
 double TimedDeviceReduction::result() {
     return naming_failures(name_, [&] {
         queue_->finish();
@@ -108,11 +139,14 @@ Backend device_backend(DeviceBackendSpec spec) {
         .batches = true,
         .traits = spec.traits,
         .element_types = std::move(spec.element_types),
+        .traits_by_type = std::move(spec.traits_by_type),
         .unavailable_reason = std::move(spec.unavailable_reason),
+        .type_unavailable_reason = std::move(spec.type_unavailable_reason),
         .prepare = [name = std::move(name), parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
             return naming_failures(name, [&] { return std::make_unique<TimedDeviceReduction>(name, *parts, input, options); });
         },
         .device_info = std::move(spec.device_info),
+        .device_parts = parts,
     };
 }
 

@@ -53,6 +53,10 @@ public:
 
     // Waits for everything enqueued.
     virtual void finish() = 0;
+
+    // The device's energy counter, in joules since a fixed point, read now; none where the API has
+    // no counter.
+    virtual Energy energy_counter() { return {}; }
 };
 
 // A backend's device work for one input size, with its temporary storage, made before timing.
@@ -96,6 +100,8 @@ struct DeviceBackendParts {
     std::function<std::unique_ptr<DeviceCall>(DeviceQueue&, Elements input)> make_call;
     // The call overwrites its input: each call gets a fresh copy, restored after its timed region.
     bool writes_input = false;
+    // The call waits for the device before it returns (a library that hands its sum to the host).
+    bool synchronizes = false;
 };
 
 // Re-throws a failure with the backend's name in front, keeping its kind: an out-of-memory stays
@@ -119,6 +125,7 @@ public:
 
     std::optional<double> run() override;
     double run_batch(int calls) override;
+    Energy energy_per_call(int calls) override;
     double result() override;
     std::string configuration() const override { return call_->configuration(); }
 
@@ -142,7 +149,9 @@ struct DeviceBackendSpec {
     std::string description;
     Traits traits;
     std::vector<ElementType> element_types = {ElementType::f32};
+    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};  // Backend::traits_by_type
     std::function<std::optional<std::string>()> unavailable_reason = {};
+    std::function<std::optional<std::string>(ElementType)> type_unavailable_reason = {};  // Backend's
     std::function<DeviceInfo()> device_info = {};
     DeviceBackendParts parts;
 };

@@ -13,7 +13,6 @@ namespace shootout {
 
 namespace {
 constexpr int kFloatBias = 150;         // float = m * 2^(e - 150), e the biased exponent (1 for subnormals)
-constexpr int kLowestBit = -1074;       // the accumulator's lowest bit is 2^-1074, the smallest double
 constexpr std::size_t kChunk = 1u << 30;  // floats per bin pass: far below the 2^39 that overflow a bin
 // Doubles per normalize(): each adds at most once to a digit, a part below 2^32.
 constexpr std::size_t kDoublesPerNormalize = 1u << 20;

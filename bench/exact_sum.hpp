@@ -20,11 +20,13 @@
 namespace shootout {
 
 class ExactAccumulator {
-private:
+public:
+    // The layout of the digits words() hands out: digit i holds bits [kDigitBits i, kDigitBits (i + 1))
+    // of the fixed-point sum, whose lowest bit is 2^kLowestBit, so S = sum of digit i 2^(kDigitBits i + kLowestBit).
     static constexpr int kDigitBits = 32;
     static constexpr int kDigits = 70;  // 2240 bits from 2^-1074: every double, with 64 bits to spare
+    static constexpr int kLowestBit = -1074;  // the smallest double
 
-public:
     void add(std::span<const float> values);
     void add(std::span<const Float16> values);
     void add(std::span<const BFloat16> values);

@@ -230,6 +230,20 @@ void fill(std::span<Float16> out, const InputSpec& spec) { fill(out, spec, out.s
 void fill(std::span<BFloat16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) { fill_values(out, spec, n, first); }
 void fill(std::span<BFloat16> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
 
+void fill(HostArray& out, const InputSpec& spec, std::uint64_t n, std::uint64_t first) {
+    out.visit([&](auto values) { fill(values, spec, n, first); });
+}
+
+std::string_view npy_descriptor(ElementType type) {
+    switch (type) {
+        case ElementType::f64: return "<f8";
+        case ElementType::f16: return "<f2";
+        case ElementType::bf16: return "";  // NumPy has no bfloat16
+        case ElementType::f32: break;
+    }
+    return "<f4";
+}
+
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed) {
     InputSpec spec;
     spec.distribution = distribution;
@@ -358,14 +372,17 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     if (!descr) fail(path, ".npy header has no 'descr'");
     // '<' little-endian, '=' native (little on every machine this builds for).
     const std::string& descriptor = *descr;
-    const std::optional<ElementType> type =
-        descriptor == "<f4" || descriptor == "=f4" ? std::optional(ElementType::f32)
-        : descriptor == "<f8" || descriptor == "=f8" ? std::optional(ElementType::f64)
-        : descriptor == "<f2" || descriptor == "=f2" ? std::optional(ElementType::f16)
-                                                      : std::nullopt;
+    std::optional<ElementType> type;
+    std::string known;
+    for (ElementType candidate : kElementTypes) {
+        const std::string_view little = npy_descriptor(candidate);
+        if (little.empty()) continue;
+        if (descriptor == little || descriptor == "=" + std::string(little.substr(1))) type = candidate;
+        known += (known.empty() ? "'" : ", '") + std::string(little) + "'";
+    }
     if (!type)
-        fail(path, "holds dtype '" + descriptor + "'; float32 ('<f4'), float64 ('<f8') or float16 ('<f2'), little-endian, "
-                   "is needed (bfloat16 has no .npy dtype: give it as a raw file with --dtype=bf16)");
+        fail(path, "holds dtype '" + descriptor + "'; one of " + known +
+                       " (little-endian) is needed (bfloat16 has no .npy dtype: give it as a raw file with --dtype=bf16)");
     const std::optional<std::string> shape = npy_dict_value(header, "'shape'", '(', ')');
     if (!shape) fail(path, ".npy header has no 'shape'");
     // Element order does not change a sum: Fortran order and any shape are summed as they are, as

@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "bench/element_type.hpp"
 #include "bench/errors.hpp"
@@ -133,6 +134,12 @@ void fill(std::span<double> out, const InputSpec& spec, std::uint64_t n, std::ui
 void fill(std::span<Float16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<BFloat16> out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
 void fill(std::span<float> out, Distribution distribution, std::uint64_t seed);
+// The same into values of whatever element type they hold.
+void fill(HostArray& out, const InputSpec& spec, std::uint64_t n, std::uint64_t first);
+
+// The .npy descriptor of an element type, little-endian ("<f4", "<f8", "<f2"), empty for bfloat16,
+// which NumPy lacks. read_float_file() reads these (and "=" for "<"); --write-input writes them.
+std::string_view npy_descriptor(ElementType type);
 
 // Reads a regular file of raw little-endian values of `type` (float32 when not given), or an .npy
 // file of little-endian float32 ('<f4'), float64 ('<f8') or float16 ('<f2'): one that starts with

@@ -6,6 +6,7 @@
 
 #include "bench/cli.hpp"
 #include "bench/device_api.hpp"
+#include "bench/input_export.hpp"
 #include "bench/mpi_world.hpp"
 #include "bench/runner.hpp"
 #include "bench/system_info.hpp"
@@ -25,6 +26,10 @@ void list_backends(std::ostream& out) {
         for (std::size_t k = 0; k < backend.element_types.size(); ++k)
             out << (k ? "," : "") << shootout::to_string(backend.element_types[k]);
         out << '\n';
+        if (!reason)
+            for (const shootout::ElementType type : backend.element_types)
+                if (const auto why = backend.why_type_unavailable(type))
+                    out << std::setw(44) << "" << "why not " << shootout::to_string(type) << " here: " << *why << '\n';
     }
     for (const shootout::DeviceApi& api : shootout::device_apis()) {
         if (!api.unbuilt) continue;
@@ -52,6 +57,11 @@ int main(int argc, char** argv) {
             std::cout << shootout::machine_identity() << '\n';
             return 0;
         }
+        if (options.version) {
+            std::cout << shootout::build_version() << '\n';
+            return 0;
+        }
+        if (!options.write_input.empty()) return shootout::write_inputs(options, std::cout, std::cerr);
         const auto backends = shootout::select_backends(options.backends);
         const shootout::mpi::Session mpi_session(backends);
 

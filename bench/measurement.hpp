@@ -45,6 +45,10 @@ struct Measurement {
     ElementType dtype = ElementType::f32;  // the input's element type: "f32", "f64", "f16", "bf16"
     // Column added for builds on other operating systems:
     std::string os = platform::os_name();  // the system that measured the row: "linux", "windows", "macos"
+    // Columns added for the energy per call (gb_per_j is derived from it) and the code's version:
+    std::optional<double> energy_j = {};  // the device's energy per call, in joules, where it has a
+                                          // counter (rules::kEnergyWindowSeconds); none elsewhere
+    std::string version;                  // build_version() of the build that measured the row
 };
 
 }  // namespace shootout

@@ -26,6 +26,12 @@
 //                batch_calls(bytes) calls enqueued back to back between two timestamps, the time
 //                divided by the count, inputs rotating as above; this is the time a call costs in a
 //                stream of calls, without the submission latency an isolated call pays.
+//   energy       devices with an energy counter (NVML's on NVIDIA GPUs), batched cases: after the
+//                case's timed repetitions, its batch is repeated from one update of the counter to
+//                the first update after kEnergyWindowSeconds of device time; energy_j is the
+//                counter's difference over the calls in between. The counter moves in steps tens of
+//                milliseconds apart: a window that starts and ends on a step, and lasts many steps,
+//                counts every call's energy once (to within one batch at either end).
 #pragma once
 
 #include <algorithm>
@@ -52,6 +58,14 @@ inline int batch_calls(std::uint64_t input_bytes) {
     const std::uint64_t calls = kBatchBytes / std::max<std::uint64_t>(input_bytes, 1);
     return static_cast<int>(std::clamp<std::uint64_t>(calls, kMinBatch, kMaxBatch));
 }
+
+// The energy window (above). A counter that has not moved after kEnergyGiveUpSeconds of device
+// time measures nothing: the row's energy is left empty.
+// The counter is read after at least kEnergyPollSeconds of batches: reading it after every batch
+// (NVML's query takes about a millisecond) stretches a 1 s window of 64 us batches past 15 s.
+inline constexpr double kEnergyWindowSeconds = 1.0;
+inline constexpr double kEnergyGiveUpSeconds = 5.0;
+inline constexpr double kEnergyPollSeconds = 0.01;
 
 inline double gbps(std::uint64_t bytes, double time_ns) { return static_cast<double>(bytes) / time_ns; }
 

@@ -24,9 +24,11 @@ struct Options {
     bool include_transfer = false;
     bool list = false;
     bool machine = false;  // print machine_identity() and exit
+    bool version = false;  // print build_version() and exit
     bool help = false;
     std::string csv_path;
     std::string json_path;
+    std::string write_input;  // --write-input=DIR: write the inputs and their exact sums there instead of measuring
     std::vector<std::string> benchmark_flags;  // --benchmark_* flags, passed on to Google Benchmark
 };
 

@@ -18,6 +18,8 @@ std::string_view to_string(Accumulator accumulator) {
         case Accumulator::compensated_f64: return "compensated_f64";
         case Accumulator::exact: return "exact";
         case Accumulator::none: return "none";
+        case Accumulator::tf32: return "tf32";
+        case Accumulator::tf32_split: return "tf32_split";
     }
     return "unknown";
 }
@@ -48,6 +50,7 @@ std::string_view to_string(Role role) {
         case Role::reduction: return "reduction";
         case Role::ceiling: return "ceiling";
         case Role::reference_copy: return "reference_copy";
+        case Role::launch_floor: return "launch_floor";
     }
     return "unknown";
 }
@@ -64,8 +67,8 @@ std::vector<Backend>& storage() {
 bool register_backend(Backend backend) {
     if (backend.name.empty() || !backend.prepare)
         throw std::logic_error("register_backend: a backend needs a name and a prepare step");
-    if ((backend.traits.role == Role::reference_copy) != (backend.traits.accumulator == Accumulator::none))
-        throw std::logic_error("register_backend: '" + backend.name + "': exactly the reference copies sum nothing");
+    if (is_reference(backend.traits.role) != (backend.traits.accumulator == Accumulator::none))
+        throw std::logic_error("register_backend: '" + backend.name + "': exactly the reference copies and launch floors sum nothing");
     auto& backends = storage();
     if (find_backend(backend.name) != nullptr)
         throw std::logic_error("register_backend: '" + backend.name + "' is registered twice");

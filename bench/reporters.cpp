@@ -42,8 +42,10 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
     return length;
 }
 
-// A JSON string: quotes and backslashes escaped, control characters as \u00XX, and each byte that
-// is not part of valid UTF-8 (a file name can hold any byte) as U+FFFD.
+}  // namespace
+
+// Quotes and backslashes escaped, control characters as \u00XX, and each byte that is not part of
+// valid UTF-8 (a file name can hold any byte) as U+FFFD.
 std::string quote_json(std::string_view text) {
     std::string quoted = "\"";
     for (std::size_t i = 0; i < text.size();) {
@@ -74,15 +76,24 @@ std::string json_number(double value) {
     return exact_text(value);
 }
 
-// One column: its name, its CSV text, and its JSON value (quoted string, number or null).
+namespace {
+
+// One column: its schema, its CSV text, and its JSON value (quoted string, number or null).
 struct Column {
-    const char* name;
+    ColumnSchema schema;
     std::string csv, json;
 };
 
-Column text(const char* name, const std::string& value) { return {name, value, quote_json(value)}; }
-Column whole(const char* name, std::uint64_t value) { return {name, std::to_string(value), std::to_string(value)}; }
-Column real(const char* name, double value, const char* csv_pattern) { return {name, format_number(csv_pattern, value), json_number(value)}; }
+Column text(const char* name, const std::string& value) { return {{name, ColumnKind::text}, value, quote_json(value)}; }
+Column whole(const char* name, std::uint64_t value) {
+    return {{name, ColumnKind::whole}, std::to_string(value), std::to_string(value)};
+}
+Column real(const char* name, double value, const char* csv_pattern) {
+    return {{name, ColumnKind::real, csv_pattern}, format_number(csv_pattern, value), json_number(value)};
+}
+
+// Decimal gigabytes of input read per joule of the device's energy, as gbps counts bytes.
+double gb_per_joule(const Measurement& m) { return static_cast<double>(m.bytes) * 1e-9 / *m.energy_j; }
 
 // The schema, in order (results/README.md documents each column). Columns are only ever appended.
 std::vector<Column> columns(const Measurement& m) {
@@ -90,18 +101,24 @@ std::vector<Column> columns(const Measurement& m) {
         text("timestamp", m.timestamp), text("host", m.host), text("cpu", m.cpu), text("gpu", m.gpu),
         text("compiler", m.compiler), text("build", m.build), text("backend", m.backend), text("device", m.device),
         whole("threads", static_cast<std::uint64_t>(m.threads)), text("input", m.input),
-        {"seed", m.seed ? std::to_string(*m.seed) : "", m.seed ? std::to_string(*m.seed) : "null"},
+        {{"seed", ColumnKind::whole, nullptr, true}, m.seed ? std::to_string(*m.seed) : "", m.seed ? std::to_string(*m.seed) : "null"},
         whole("n", m.n), whole("bytes", m.bytes), real("gbps", m.gbps, "%.6g"),
         real("time_ns_median", m.time_ns_median, "%.1f"), real("time_ns_min", m.time_ns_min, "%.1f"),
         whole("iterations", static_cast<std::uint64_t>(m.iterations)), real("result", m.result, "%.17g"),
         real("exact", m.exact, "%.17g"), real("rel_error", m.rel_error, "%.17g"),
-        {"peak_gbps", m.peak_gbps > 0 ? format_number("%.6g", m.peak_gbps) : "", m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
+        {{"peak_gbps", ColumnKind::real, "%.6g", true}, m.peak_gbps > 0 ? format_number("%.6g", m.peak_gbps) : "",
+         m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
         text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
         text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
         text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
         whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
         text("pages", m.pages), text("configuration", m.configuration), text("dtype", std::string(to_string(m.dtype))),
         text("os", m.os),
+        {{"energy_j", ColumnKind::real, "%.6g", true}, m.energy_j ? format_number("%.6g", *m.energy_j) : "",
+         m.energy_j ? json_number(*m.energy_j) : "null"},
+        {{"gb_per_j", ColumnKind::real, "%.6g", true}, m.energy_j ? format_number("%.6g", gb_per_joule(m)) : "",
+         m.energy_j ? json_number(gb_per_joule(m)) : "null"},
+        text("version", m.version),
     };
 }
 
@@ -109,7 +126,7 @@ std::string json_object(const Measurement& m) {
     std::string object = "{";
     for (const Column& column : columns(m)) {
         if (object.size() > 1) object += ", ";
-        object += quote_json(column.name) + ": " + column.json;
+        object += quote_json(column.schema.name) + ": " + column.json;
     }
     return object + "}";
 }
@@ -124,13 +141,28 @@ bool same_file(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+std::vector<ColumnSchema> csv_schema() {
+    std::vector<ColumnSchema> schema;
+    for (const Column& column : columns(Measurement{})) schema.push_back(column.schema);
+    return schema;
+}
+
 std::string csv_header() {
     std::string header;
-    for (const Column& column : columns(Measurement{})) {
+    for (const ColumnSchema& column : csv_schema()) {
         if (!header.empty()) header += ',';
         header += column.name;
     }
     return header;
+}
+
+std::string_view to_string(ColumnKind kind) {
+    switch (kind) {
+        case ColumnKind::text: return "text";
+        case ColumnKind::whole: return "whole";
+        case ColumnKind::real: return "real";
+    }
+    return "text";
 }
 
 std::string csv_row(const Measurement& m) {
@@ -201,6 +233,7 @@ std::string progress_line(std::size_t index, std::size_t total, const Measuremen
     std::string more = m.gpus > 1 ? "  gpus=" + std::to_string(m.gpus) : "";
     if (m.dtype != ElementType::f32) more += "  dtype=" + std::string(to_string(m.dtype));
     if (m.ranks > 1) more += "  ranks=" + std::to_string(m.ranks);
+    if (m.energy_j) more += "  " + format_number("%.3g", gb_per_joule(m)) + " GB/J";
     return line + more;
 }
 

@@ -13,9 +13,27 @@
 
 namespace shootout {
 
-// The CSV columns, in order; documented in results/README.md.
+// What a column holds: text as it is, a whole number (decimal), or a real number in its printf pattern.
+enum class ColumnKind { text, whole, real };
+std::string_view to_string(ColumnKind kind);
+
+struct ColumnSchema {
+    const char* name;
+    ColumnKind kind;
+    const char* pattern = nullptr;  // real columns: the printf pattern of the CSV text ("%.6g")
+    bool may_be_empty = false;      // seed (file inputs), peak_gbps (device unknown), energy_j and gb_per_j (no counter)
+};
+
+// The CSV columns, in order, from the one table that writes CSV rows and JSON objects; documented in
+// results/README.md. Runners outside the harness take them from it (accumulate_bench --write-input).
+std::vector<ColumnSchema> csv_schema();
 std::string csv_header();
 std::string csv_row(const Measurement& m);
+// A JSON string literal of text (valid UTF-8: U+FFFD for each byte that is not), and a JSON value of
+// a number ("nan", "inf" and "-inf" as strings: JSON has no such numbers).
+std::string quote_json(std::string_view text);
+std::string json_number(double value);
+
 // Splits one CSV line, undoing the quoting csv_row() applies.
 std::vector<std::string> split_csv_row(std::string_view line);
 

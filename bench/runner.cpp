@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include "bench/case_timer.hpp"
 #include "bench/exact_sum.hpp"
@@ -44,7 +45,7 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
     try {
         HostArray values(type, shard.size());
-        values.visit([&](auto out) { fill(out, spec, n, shard.begin); });
+        fill(values, spec, n, shard.begin);
         return values;
     } catch (const std::bad_alloc&) {
         err << "skipping " << input_name(n, type) << ": allocating " << gib(bytes) << " of host memory failed\n";
@@ -52,13 +53,17 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
 }
 
-// One line per element type naming the selected backends that do not take it: skipped, not failed.
+// One line per element type naming the selected backends that do not take it, and one per backend
+// that takes it but cannot sum it here, with the reason: skipped, not failed.
 void name_skipped_types(const Options& options, const std::vector<const Backend*>& backends, std::ostream& out) {
     for (ElementType type : options.dtypes) {
         std::string names;
         for (const Backend* backend : backends)
             if (!backend->takes(type)) names += (names.empty() ? "" : ", ") + backend->name;
         if (!names.empty()) out << "not measured with --dtype=" << to_string(type) << " (they do not take it): " << names << '\n';
+        for (const Backend* backend : backends)
+            if (const auto reason = backend->takes(type) ? backend->why_type_unavailable(type) : std::nullopt)
+                out << "not measured with --dtype=" << to_string(type) << ": " << backend->name << ": " << *reason << '\n';
     }
 }
 
@@ -79,7 +84,7 @@ std::string describe_configurations(const std::vector<std::pair<std::string, int
 
 // What every row of this run shares.
 struct RunContext {
-    std::string host, cpu, compiler, build, machine;
+    std::string host, cpu, compiler, build, machine, version;
     std::map<const Backend*, DeviceInfo> device_info;
 };
 
@@ -110,6 +115,8 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .gpus = c.gpus, .ranks = mpi::world().size,
         .pages = outcome.pages.value_or(""), .configuration = describe_configurations(outcome.configurations),
         .dtype = c.dtype,
+        .energy_j = outcome.energy ? outcome.energy->joules : std::nullopt,
+        .version = run.version,
     };
 }
 
@@ -131,7 +138,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     }
 
     RunContext run{.host = host_name(), .cpu = cpu_model(), .compiler = compiler_version(), .build = build_type(),
-                   .machine = machine_identity(), .device_info = {}};
+                   .machine = machine_identity(), .version = build_version(), .device_info = {}};
     int status = 0;
     std::map<const Backend*, int> visible_gpus;
     for (const Backend* backend : backends) {
@@ -165,6 +172,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     std::size_t total = 0;
     for (const PlannedInput& planned_input : plan) total += planned_input.cases.size();
     std::size_t done = 0, measured = 0;
+    std::set<std::string> energy_notes;  // why a device's rows have no energy, said once each
 
     for (auto& [n, dtype, cases] : plan) {
         std::optional<HostArray> generated;
@@ -200,6 +208,10 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             const auto [first, inserted] = first_bits.try_emplace({c.backend, c.include_transfer}, bits);
             m.reproducible = outcome.same_bits_every_repetition && first->second == bits ? "yes" : "no";
             ++measured;
+            if (outcome.energy && !outcome.energy->missing.empty()) {
+                const std::string note = "energy_j left empty on " + std::string(to_string(c.backend->device)) + ": " + outcome.energy->missing;
+                if (energy_notes.insert(note).second) out << note << '\n';
+            }
             out << progress_line(done, filtered ? 0 : total, m) << std::endl;
             for (const auto& reporter : reporters) reporter->report(m);
         });

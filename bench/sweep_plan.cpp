@@ -46,7 +46,7 @@ std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Op
     const int batch = rules::batch_calls(input_bytes(type, n));
     const std::vector<std::uint64_t> given = options.sizes_spec.empty() ? options.sizes : parse_sizes(options.sizes_spec, type);
     for (const Backend* backend : backends) {
-        if (!backend->takes(type)) continue;
+        if (!backend->runs(type)) continue;
         const std::vector<int> thread_counts = shootout::thread_counts(*backend, options, given, n);
         std::vector<int> gpu_choices = {backend->devices};
         if (backend->multi_gpu) {

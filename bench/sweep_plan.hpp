@@ -45,6 +45,8 @@ struct CaseOutcome {
     // Reduction::configuration() of each prepare, in the order first seen, and how many prepares
     // chose it: with interleaved repetitions a case is prepared again when its turn comes.
     std::vector<std::pair<std::string, int>> configurations = {};
+    // Reduction::energy_per_call(), taken once, after the first repetition of a batched case.
+    std::optional<Energy> energy = {};
 };
 
 // The input sizes a sweep makes of one element type, ascending: --sizes (byte sizes counted in that

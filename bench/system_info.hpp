@@ -30,6 +30,9 @@ std::string machine_identity(const std::string& host, const std::string& cpu, co
                              const std::set<std::string>& gpus);
 std::string compiler_version(); // set by CMake: the C++ and, when built, CUDA compilers
 std::string build_type();       // set by CMake: the build type
+// `git describe --always --dirty` of the source tree this was built from, as of the last build
+// (cmake/version.cmake); "unknown" for a build outside git.
+std::string build_version();
 std::string utc_timestamp();    // now, ISO 8601
 
 }  // namespace shootout

@@ -1,6 +1,6 @@
 // mpi/cuda: one GPU per rank, the rank's local rank on its node choosing it (local rank modulo the
-// visible GPUs); each rank sums its shard with cuda/single-pass-f64 (the single-pass kernel,
-// double accumulation) and the double partials meet in MPI_Allreduce. The GPU's partial is copied
+// visible GPUs); each rank sums its shard of floats or doubles with cuda/single-pass-f64 (the
+// single-pass kernel, double accumulation) and the double partials meet in MPI_Allreduce. The GPU's partial is copied
 // back to the host inside the timed call: the all-reduce runs on host values.
 #include "gpu/runtime/cuda_api.hpp"
 #include "gpu/runtime/device.hpp"
@@ -16,8 +16,9 @@ namespace {
     .cache = Cache::cold,
     .devices = 1,
     .traits = {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::per_thread_count},
+    .element_types = {ElementType::f32, ElementType::f64},
     .unavailable_reason = cuda::why_no_device,
-    .make = [](std::span<const float> shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
+    .make = [](Elements shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
         // Before anything is allocated: every later CUDA call of this process goes to this device.
         cuda::select_device(world().local_rank % cuda::visible_devices());
         return combining("cuda/single-pass-f64")(shard, options);

@@ -6,27 +6,28 @@
                         [--timing batched|isolated] [--ladder GLOB]
                         [--latency-csv CSV ...] [--latency-floats N]
 
-Writes under DIR (default results/plots), each plot as PNG and SVG:
-    gbps       GB/s against size, one line per series; CPU, GPU (and GPU incl. host->device copy)
-               panels per machine, with the role=ceiling backend and the theoretical peak
-    error      relative error against size, one panel per input distribution, per machine
-    hardware   each backend across machines: one line per machine
-    ladder     the backends matching --ladder (default cuda/ladder/*) at 2^20 and 2^30 elements,
-               with each step's speed-up
-    gpu_timing GPU microseconds per call, isolated against batched, for the ceiling and the four
-               reduction backends with the most rows
+Writes under DIR (default results/plots), each figure as PNG and SVG (plot/README.md, "What is
+drawn"; the list is figures.FIGURES):
+    gbps       GB/s against size: the fastest series of each family (element type, accumulator),
+               a panel per machine and device, with the ceiling (on GPUs the roofline
+               max(launch floor, bytes / best read)) and the theoretical peak
+    cost_model time per call against bytes with the fitted t = t0 + bytes / r_inf, per GPU
+    accuracy_speed  relative error against GB/s at 2^24 elements, the Pareto front labelled
+    error      relative error against size, a panel per input, one line per way of summing
+    hardware   the series measured on the most machines: one line per machine
     scaling    GB/s against thread count (only when a backend was run with several)
+    scale_out  GB/s against GPUs (nccl/*) and MPI ranks (mpi/*), with the ideal line
+    energy     GB per joule per backend (rows with energy: NVIDIA GPUs, batched)
+    ladder     the backends matching --ladder (default cuda/ladder/*) at 2^20 and 2^30 elements
+    gpu_timing GPU microseconds per call, isolated against batched
     dispatch_latency
                nanoseconds per call against threads on tiny inputs (--latency-floats per thread),
-               for the parallel CPU backends, from the --latency-csv files (default
-               results/latency/*.csv, written by accumulate_bench --sizes=per-thread:16)
-    scale_out  GB/s against GPUs (nccl/*) and against MPI ranks (mpi/*) at 2^24, 2^28 and 2^31
-               elements, with the ideal line (linear from the 1-GPU, 1-rank point); only when a
-               backend was run at several GPU or rank counts
-    accuracy_speed  relative error against GB/s, one labelled point per reduction backend, the Pareto
-               front outlined, per machine, for uniform and ill:1e16 at 2^24 elements
-    summary.md fastest and most accurate backend per machine, device, element type and size, and
-               the scale-out GB/s per count with the efficiency
+               from the --latency-csv files (default results/latency/*.csv)
+    summary.md fastest and most accurate backend per machine, device, element type and size, the
+               cost model's t0, r_inf and n_half, the reductions above their ceiling, and the
+               scale-out GB/s per count with the efficiency
+and report.html, every row in one self-contained interactive page: in results/ when DIR is the
+default, else in DIR.
 A series is a backend summing one element type (the dtype column; float32 where a file lacks it),
 named 'backend (dtype)' unless float32: two element types are never one line or one median.
 Each figure is drawn by its module in plot/figures/, the summary by plot/summary.py.
@@ -46,23 +47,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pandas as pd  # noqa: E402
 
 import shootout_csv as sc  # noqa: E402
-import style  # noqa: E402
-from figures.accuracy_speed import plot_accuracy_speed  # noqa: E402
-from figures.dispatch_latency import LATENCY_FLOATS, plot_dispatch_latency  # noqa: E402
-from figures.dtypes import plot_dtypes  # noqa: E402
-from figures.error import plot_error  # noqa: E402
-from figures.gbps import plot_gbps  # noqa: E402
-from figures.gpu_timing import plot_gpu_timing  # noqa: E402
-from figures.hardware import plot_hardware  # noqa: E402
-from figures.ladder import DEFAULT_LADDER, plot_ladder  # noqa: E402
-from figures.scale_out import plot_scale_out  # noqa: E402
-from figures.scaling import plot_scaling  # noqa: E402
+from figures import FIGURES  # noqa: E402
+from figures.dispatch_latency import LATENCY_FLOATS  # noqa: E402
+from figures.ladder import DEFAULT_LADDER  # noqa: E402
+from report import write_report  # noqa: E402
 from summary import summary_markdown  # noqa: E402
+from tables import make_tables  # noqa: E402
 
 DEFAULT_LATENCY_GLOB = "results/latency/*.csv"
-# Every plot's file name: one this run did not draw is removed from the output directory.
-PLOT_NAMES = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "scale_out",
-              "accuracy_speed", "dtypes"]
 
 
 def parse_args(argv=None):
@@ -123,23 +115,8 @@ def main(argv=None) -> int:
     if args.threads is not None:
         filters = (filters + f" --threads {args.threads}").strip()
     latency = read_latency(args)
-    traits = sc.backend_traits(pd.concat([raw, latency]) if not latency.empty else raw)
-    styles = style.make_styles(traits)
-    timed = sc.speed_rows(df, explicit_input=bool(args.input))
-    speed_all = sc.speed_table(timed, threads=args.threads)  # both timings
-    speed = sc.select_timing(speed_all, args.timing)
-    err = sc.error_table(sc.select_timing(df, args.timing), threads=args.threads)
-    # The ladder's backends have their own plot unless --backend asks for them.
-    if not args.backend:
-        speed_main = speed[~(sc.matches(speed["backend"], [args.ladder])
-                             & (speed["role"] == "reduction"))]
-        err = err[~sc.matches(err["backend"], [args.ladder])]
-        timed_main = timed[~(sc.matches(timed["backend"], [args.ladder])
-                             & (timed["role"] == "reduction"))]
-        speed_all_main = sc.speed_table(timed_main, threads=args.threads)
-    else:
-        speed_main, speed_all_main = speed, speed_all
-
+    tables = make_tables(df, args.timing, args.threads, explicit_input=bool(args.input), ladder=args.ladder,
+                         keep_ladder=bool(args.backend), latency=latency, latency_floats=args.latency_floats)
     out = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -151,27 +128,18 @@ def main(argv=None) -> int:
     if fallbacks:
         other = next(t for t in sc.TIMINGS if t != args.timing)
         notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
-    all_counts = sc.speed_table(timed, all_threads=True)
-    beaten = sc.beaten_ceilings(all_counts)
-    plot_gbps(speed_main, beaten, styles, traits, out, written)
-    plot_error(err, styles, traits, out, written)
-    notes.append(plot_hardware(speed_main, traits, out, written))
-    notes.append(plot_ladder(speed, speed_all, args.ladder, out, written))
-    notes.append(plot_gpu_timing(speed_all_main, traits, out, written))
-    notes.append(plot_scaling(all_counts, styles, traits, out, written))
-    notes.append(plot_dispatch_latency(latency, args.latency_floats, styles, traits, out, written))
-    scale_out = sc.scale_out(all_counts)
-    notes.append(plot_scale_out(scale_out, styles, traits, out, written))
-    notes.append(plot_accuracy_speed(sc.select_timing(df, args.timing), styles, out, written))
-    notes.append(plot_dtypes(sc.select_timing(df, args.timing), out, written))
+    for figure in FIGURES:
+        notes.append(figure.draw(tables, out, written))
     summary = out / "summary.md"
-    summary.write_text(summary_markdown(speed_main, speed_all, err, files, filters, args.timing,
-                                        scale_out) + "\n")
+    summary.write_text(summary_markdown(tables, files, filters) + "\n")
     written.append(summary)
-    # A plot this run did not draw must not survive from an earlier run with other data.
-    for name in PLOT_NAMES:
+    report = out.parent / "report.html" if out == sc.default_out_dir() else out / "report.html"
+    write_report(df, report)
+    written.append(report)
+    # A figure this run did not draw must not survive from an earlier run with other data.
+    for figure in FIGURES:
         for ext in ("png", "svg"):
-            stale = out / f"{name}.{ext}"
+            stale = out / f"{figure.NAME}.{ext}"
             if stale not in written and stale.exists():
                 stale.unlink()
                 notes.append(f"removed {stale}: not drawn from this data")

@@ -37,6 +37,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 # The columns of the first harness, in order; harness v2 appends V2_COLUMNS, and the observed
@@ -56,35 +57,40 @@ COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
 # the host memory a CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`:
 # what a self-tuning backend (the CPU read ceiling) chose in prepare. `dtype`: the element type
 # summed; every file before it summed float32. `os`: the operating system that measured the row
-# ("linux", "windows", "macos"); empty in files before it.
+# ("linux", "windows", "macos"); empty in files before it. `energy_j`, `gb_per_j`: the device's
+# energy per call and the GB read per joule, where it has a counter. `version`: the build's
+# `git describe`; empty in files before it.
 DEFAULT_DTYPE = "f32"
-OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE, "os": ""}
+OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE, "os": "", "energy_j": "",
+                    "gb_per_j": "", "version": ""}
 # The numeric columns, each with its smallest value; the harness writes every one on every row
 # except where EMPTY_ALLOWED says.
 WHOLE_NUMBERS = {"threads": 1, "seed": 0, "n": 1, "bytes": 1, "iterations": 1, "batch": 1,
                  "gpus": 0, "ranks": 1}
-POSITIVE_NUMBERS = ["gbps", "time_ns_median", "time_ns_min", "peak_gbps"]
+POSITIVE_NUMBERS = ["gbps", "time_ns_median", "time_ns_min", "peak_gbps", "energy_j", "gb_per_j"]
 # Measured sums and their error: `nan` and `inf` are values here (results/README.md).
 MEASURED_NUMBERS = ["result", "exact", "rel_error"]
 # Where a numeric column may be empty, and why: `seed` for file inputs (nothing was generated),
-# `peak_gbps` where the backend does not know the device's bandwidth.
+# `peak_gbps` where the backend does not know the device's bandwidth, the energy columns where the
+# device has no energy counter (every CPU row, isolated rows).
+ANYWHERE = (lambda df: pd.Series(True, index=df.index), "")
 EMPTY_ALLOWED = {"seed": (lambda df: df["input"].str.startswith("file:"), "only file: inputs have no seed"),
-                 "peak_gbps": (lambda df: pd.Series(True, index=df.index), "")}
+                 "peak_gbps": ANYWHERE, "energy_j": ANYWHERE, "gb_per_j": ANYWHERE}
 TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
                 "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
-                "configuration", "dtype", "os"]
+                "configuration", "dtype", "os", "version"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 # The order panels and legends list devices in; other device APIs follow, by name.
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.
 TIMINGS = ["isolated", "batched"]
-ROLES = ["reduction", "ceiling", "reference_copy"]
+ROLES = ["reduction", "ceiling", "reference_copy", "launch_floor"]
 # Bytes per element of each element type: `bytes` must be n times this.
 DTYPE_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 DEFAULT_TIMING = "batched"
 # The vocabulary of the trait columns, in the order legends and tables list it (unknown values
 # follow).
-ACCUMULATORS = ["f32", "compensated_f32", "f64", "compensated_f64", "exact", "none"]
+ACCUMULATORS = ["f16", "bf16", "tf32", "tf32_split", "f32", "compensated_f32", "f64", "compensated_f64", "exact", "none"]
 ORDERS = ["sequential", "lanes", "pairwise", "thread_chunks", "tree", "unordered"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -403,6 +409,7 @@ def speed_table(df: pd.DataFrame, threads: int | None = None,
         bytes=("bytes", "last"), peak_gbps=("peak_gbps", "max"), batch=("batch", "max"), host=("host", "last"),
         label=("label", "last"), cpu=("cpu", "last"), gpu=("gpu", "last"), cache=("cache", "last"),
         role=("role", "last"), accumulator=("accumulator", "last"), order=("order", "last"),
+        gb_per_j=("gb_per_j", "median"), version=("version", "last"),
         samples=("gbps", "size")).reset_index()
     if not all_threads:
         agg = pick_threads(agg, key, threads)
@@ -473,13 +480,106 @@ def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
     return base.groupby(CEILING_KEY, sort=False)["gbps"].max().rename("ceiling").reset_index()
 
 
+# The roofline in time, per (machine, device, timing) with a launch_floor backend: a call takes at
+# least the floor (that backend's least time per call over its sizes: the launch reads nothing,
+# so its size does not matter) and at least its bytes over the best read bandwidth (the ceiling
+# backend's fastest GB/s at any size), so the ceiling of b bytes is b / max(floor, b / best).
+# The read ceiling of each size alone is none at small sizes, where it pays the launch that a
+# one-launch reduction also pays and more. Not for +h2d rows, which a copy over PCIe bounds.
+ROOFLINE_KEY = ["machine", "device", "timing"]
+
+
+def rooflines(speed: pd.DataFrame) -> pd.DataFrame:
+    """Per ROOFLINE_KEY with both a launch floor and a ceiling: `floor_ns` and `best_gbps`."""
+    speed = speed[~speed["device"].str.endswith("+h2d")]
+    floor = speed[speed["role"] == "launch_floor"].groupby(ROOFLINE_KEY)["time_ns"].min().rename("floor_ns")
+    best = speed[speed["role"] == "ceiling"].groupby(ROOFLINE_KEY)["gbps"].max().rename("best_gbps")
+    return pd.concat([floor, best], axis=1, join="inner").reset_index()
+
+
+def roofline_gbps(nbytes, floor_ns, best_gbps):
+    """GB/s of the roofline at `nbytes`: bytes / max(floor, bytes / best)."""
+    return nbytes / np.maximum(floor_ns, nbytes / best_gbps)
+
+
 def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> pd.DataFrame:
-    """speed with `ceiling` and `pct_ceiling`; the ceilings come from `reference` (default: speed
-    itself), a speed table that may hold timings that speed's selection left out."""
-    out = speed.merge(ceilings(speed if reference is None else reference), on=CEILING_KEY,
-                      how="left")
+    """speed with `ceiling` (GB/s), `ceiling_kind` ("roofline", "read", or "" where none),
+    `pct_ceiling` and `above_ceiling` (a reduction more than CEILING_MARGIN faster than its
+    ceiling: a measurement to distrust, or a ceiling that is none). The ceilings come from
+    `reference` (default: speed itself), a speed table that may hold timings that speed's
+    selection left out: the roofline where its (machine, device, timing) has one, else the read
+    ceiling of the same bytes."""
+    reference = speed if reference is None else reference
+    out = speed.merge(ceilings(reference), on=CEILING_KEY, how="left")
+    out = out.merge(rooflines(reference), on=ROOFLINE_KEY, how="left")
+    roof = out["floor_ns"].notna()
+    out["ceiling"] = out["ceiling"].where(~roof, roofline_gbps(out["bytes"], out["floor_ns"], out["best_gbps"]))
+    out["ceiling_kind"] = np.where(roof, "roofline", np.where(out["ceiling"].notna(), "read", ""))
     out["pct_ceiling"] = 100.0 * out["gbps"] / out["ceiling"]
-    return out
+    out["above_ceiling"] = (out["role"] == "reduction") & (out["gbps"] > out["ceiling"] * (1 + CEILING_MARGIN))
+    return out.drop(columns=["floor_ns", "best_gbps"])
+
+
+# ---------------------------------------------------------------------------------------------
+# The cost model (Hockney): a call of b bytes takes t(b) = t0 + b / r_inf, t0 the fixed cost of a
+# call and r_inf the asymptotic rate; n_half = t0 * r_inf is the size that reaches half of r_inf.
+# Fitted per series by non-negative least squares on the relative residuals (t0 + b/r) / t - 1, so
+# that the microsecond calls weigh as much as the second-long ones.
+COST_MODEL_MIN_SIZES = 3
+
+
+def cost_model(speed: pd.DataFrame) -> pd.DataFrame:
+    """Per series (machine, series, device, timing) of role reduction or ceiling measured at
+    COST_MODEL_MIN_SIZES sizes or more: `t0_ns`, `r_inf` (GB/s, i.e. bytes per ns), `n_half_bytes`,
+    `n_half` (elements), `median_error` and `worst_error` (|fit / measured - 1| over its sizes) and
+    `sizes`; with its role, traits and label. Series whose fit has no finite rate are left out."""
+    from scipy.optimize import nnls
+
+    fits = []
+    for key, r in speed.groupby(SERIES, sort=False):
+        if r["role"].iloc[0] not in ("reduction", "ceiling") or r["n"].nunique() < COST_MODEL_MIN_SIZES:
+            continue
+        t = r["time_ns"].to_numpy(dtype=float)
+        b = r["bytes"].to_numpy(dtype=float)
+        (t0, per_byte), _ = nnls(np.column_stack([1 / t, b / t]), np.ones_like(t))
+        if per_byte <= 0:
+            continue
+        relative = np.abs((t0 + b * per_byte) / t - 1)
+        fits.append(dict(zip(SERIES, key), role=r["role"].iloc[0], accumulator=r["accumulator"].iloc[0],
+                         order=r["order"].iloc[0], label=r["label"].iloc[0], t0_ns=t0, r_inf=1 / per_byte,
+                         n_half_bytes=t0 / per_byte, n_half=t0 / per_byte / DTYPE_BYTES[key[3]],
+                         median_error=float(np.median(relative)), worst_error=float(relative.max()),
+                         sizes=len(t)))
+    columns = SERIES + ["role", "accumulator", "order", "label", "t0_ns", "r_inf", "n_half_bytes", "n_half",
+                        "median_error", "worst_error", "sizes"]
+    return pd.DataFrame(fits, columns=columns)
+
+
+# ---------------------------------------------------------------------------------------------
+# Families: the series that sum the same element type in the same accumulator (dtype, accumulator);
+# the speed figures draw the fastest of each, so that a panel holds a handful of lines. Errors are
+# told apart by the order of the additions too, which bounds them with the accumulator.
+FAMILY = ["dtype", "accumulator"]
+ERROR_FAMILY = ["dtype", "accumulator", "order"]
+
+
+def one_device(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of one GPU (or none) in one process: the multi-GPU and multi-rank rows have a figure
+    of their own (scale_out)."""
+    return df[(df["gpus"] <= 1) & (df["ranks"] == 1)]
+
+
+def best_of_families(speed: pd.DataFrame) -> pd.DataFrame:
+    """The rows of speed (one panel's or many) whose series is, per (machine, device, family), the
+    fastest reduction: measured at the most sizes, then the highest geometric mean GB/s."""
+    red = speed[speed["role"] == "reduction"]
+    if red.empty:
+        return red
+    score = red.groupby(["machine", "device", *FAMILY, "series"], sort=False).agg(
+        sizes=("n", "nunique"), log_gbps=("gbps", lambda g: float(np.log(g).mean()))).reset_index()
+    score = score.sort_values(["sizes", "log_gbps", "series"], ascending=[False, False, True])
+    best = score.drop_duplicates(["machine", "device", *FAMILY])[["machine", "device", "series"]]
+    return red.merge(best, on=["machine", "device", "series"])
 
 
 def ceiling_rivals(all_threads: pd.DataFrame) -> pd.DataFrame:

@@ -7,6 +7,7 @@ both differ in shade and dash. Nothing here reads a backend's name."""
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -23,7 +24,8 @@ DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
                 "cuda+h2d": "GPU incl. host→device copy"}
 DTYPE_TITLE = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
 ACCUMULATOR_COLORS = {"f32": "#1f77b4", "compensated_f32": "#2ca02c", "f64": "#ff7f0e",
-                      "compensated_f64": "#8c6d31", "exact": "#9467bd", "none": "#7f7f7f"}
+                      "compensated_f64": "#8c6d31", "exact": "#9467bd", "none": "#7f7f7f",
+                      "tf32": "#d62728", "tf32_split": "#ff9896", "f16": "#e7ba52", "bf16": "#6b6ecf"}
 SPARE_COLORS = ["#8c564b", "#e377c2", "#17becf", "#bcbd22", "#637939", "#843c39"]
 ORDER_MARKERS = {"sequential": "o", "lanes": "s", "pairwise": "^", "thread_chunks": "D",
                  "tree": "v", "unordered": "X"}
@@ -38,13 +40,69 @@ BEATEN_CEILING_STYLE = dict(linestyle="none", marker="o", markersize=9, markerfa
                             markeredgecolor="black", markeredgewidth=1.6, zorder=4)
 IDEAL_STYLE = dict(linestyle=(0, (1, 2)), linewidth=1.3, marker="")
 LEGEND_TITLE = "backend · accumulator, order\n(hue: accumulator, marker: order)"
+ROOFLINE_STYLE = dict(color="black", linestyle=(0, (6, 3)), linewidth=2.0, zorder=1)
+
+# Every figure is FIGURE_WIDTH inches wide at DPI: 990 pixels, the width the README shows it at
+# (GitHub's column), so that its text is read at the size it was set in. Its height is a header
+# plus its rows of panels (figure_height), fixed: no tight bounding box that changes the size.
+DPI = 110
+FIGURE_WIDTH = 9.0
+HEADER_HEIGHT = 0.45  # the figure's title
 
 plt.rcParams.update({
-    "figure.dpi": 110, "savefig.dpi": 110, "font.size": 9.5, "axes.titlesize": 10.5,
-    "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6, "legend.fontsize": 8.5,
-    "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
+    "figure.dpi": DPI, "savefig.dpi": DPI, "font.size": 10, "axes.titlesize": 10,
+    "axes.labelsize": 9.5, "xtick.labelsize": 8.5, "ytick.labelsize": 8.5,
+    "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6, "legend.fontsize": 8,
+    "legend.title_fontsize": 8, "svg.hashsalt": "accumulate-shootout", "axes.titleweight": "bold",
+    "figure.titlesize": 11.5, "figure.titleweight": "bold",
     "svg.fonttype": "none",  # text stays text in the SVG: smaller, searchable, testable
 })
+
+
+def figure_height(rows: int, row_height: float, extra: float = 0.0) -> float:
+    """Inches: the title's header, `rows` rows of panels `row_height` high, and `extra` below them
+    (a legend under the panels, legend_height())."""
+    return HEADER_HEIGHT + rows * row_height + extra
+
+
+def figure_pixels(rows: int, row_height: float, extra: float = 0.0) -> tuple[int, int]:
+    """The PNG's (width, height) in pixels of such a figure."""
+    return int(FIGURE_WIDTH * DPI), int(figure_height(rows, row_height, extra) * DPI)  # as Agg truncates
+
+
+def legend_height(entries: int, columns: int) -> float:
+    """Inches that a legend of `entries` in `columns` columns, with a title, takes under the panels."""
+    return 0.45 + 0.19 * math.ceil(entries / columns)
+
+
+def figure(rows: int, cols: int, row_height: float, title: str, extra: float = 0.0, **subplots):
+    """A figure of rows x cols panels at the README's width, and `extra` inches for a legend under
+    them, laid out by matplotlib's constrained layout (titles, labels and legends outside the axes
+    are kept inside the figure), with its title on the left."""
+    fig, axes = plt.subplots(rows, cols, figsize=(FIGURE_WIDTH, figure_height(rows, row_height, extra)),
+                             squeeze=False, layout="constrained", **subplots)
+    fig.suptitle(title, x=0.01, ha="left")
+    return fig, axes
+
+
+def legend_right(ax, handles, title=None, **kw):
+    """The panel's legend beside it, on the right, in a small font: constrained layout narrows the
+    panel to make room."""
+    return ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
+                     borderaxespad=0, title=title, alignment="left", **kw)
+
+
+def wrapped(text: str, width: int = 48) -> str:
+    """text broken into lines of at most `width` characters, for a legend's title."""
+    return textwrap.fill(text, width)
+
+
+def place_labels(ax, texts, points_x, points_y):
+    """Moves overlapping point labels apart (adjustText), with a thin line to their point."""
+    from adjustText import adjust_text
+    if texts:
+        adjust_text(texts, x=list(points_x), y=list(points_y), ax=ax, expand=(1.15, 1.4),
+                    arrowprops=dict(arrowstyle="-", color="gray", lw=0.5))
 
 
 def shade(color: str, amount: float):
@@ -155,12 +213,12 @@ def gbps_axis(ax, label=True):
 
 
 def save(fig, out: Path, name: str, written: list[Path]):
-    """Writes fig as out/name.png and out/name.svg (reproducible: no date, fixed hash salt)."""
+    """Writes fig as out/name.png and out/name.svg (reproducible: no date, fixed hash salt), at the
+    figure's own size."""
     for ext in ("png", "svg"):
         path = out / f"{name}.{ext}"
         try:
-            fig.savefig(path, bbox_inches="tight",
-                        metadata={"Date": None} if ext == "svg" else None)
+            fig.savefig(path, metadata={"Date": None} if ext == "svg" else None)
         except OSError as e:
             raise sc.InputError(f"{path}: cannot write: {e.strerror}") from None
         written.append(path)

@@ -27,19 +27,61 @@ def scale_out_markdown(series: pd.DataFrame) -> list[str]:
     return lines + [""]
 
 
-def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataFrame,
-                     files: list[str], filters: str, timing: str,
-                     scale_out: pd.DataFrame | None = None) -> str:
-    """The whole summary.md; speed_all holds both timings, for the ceilings of either."""
-    sp = sc.with_ceiling(speed, reference=speed_all)
+def versions_line(rows: pd.DataFrame) -> str:
+    """'version `abc1234` (120 rows), `def5678-dirty` (3 rows)', or that the rows predate the column."""
+    counts = rows["version"].replace("", "(none: written before the version column)").value_counts()
+    return ", ".join(f"`{v}` ({c} rows)" if not v.startswith("(") else f"{v} ({c} rows)" for v, c in counts.items())
+
+
+def above_ceiling_markdown(sp: pd.DataFrame) -> list[str]:
+    """The section listing every reduction faster than its ceiling by more than the margin."""
+    above = sp[sp["above_ceiling"]].sort_values(["label", "device", "series", "n"])
+    lines = ["## Above the ceiling", "",
+             f"Reductions more than {sc.CEILING_MARGIN:.0%} faster than their ceiling (on GPUs the roofline "
+             "max(launch floor, bytes / best read); elsewhere the read of as many bytes): a measurement to "
+             "distrust, or a ceiling that is none.", ""]
+    if above.empty:
+        return lines + ["None.", ""]
+    lines += ["| machine | device | backend | n | timing | GB/s | ceiling GB/s | % of ceiling |",
+              "|---|---|---|---|---|---|---|---|"]
+    for _, r in above.iterrows():
+        lines.append(f"| {r['label']} | {r['device']} | `{r['series']}` | {sc.fmt_n(r['n'])} | {r['timing']} | "
+                     f"{sc.fmt_gbps(r['gbps'])} | {sc.fmt_gbps(r['ceiling'])} | {r['pct_ceiling']:.0f}% ⚠ |")
+    return lines + [""]
+
+
+def cost_model_markdown(cost: pd.DataFrame, machine: str, device: str, dtype: str) -> list[str]:
+    """The cost model's table of one section: t0, r_inf, n_half and the fit's error per series."""
+    fits = cost[(cost["machine"] == machine) & (cost["device"] == device) & (cost["dtype"] == dtype)]
+    if fits.empty:
+        return []
+    fits = fits.assign(order_key=fits["role"].map({"ceiling": 0}).fillna(1)).sort_values(["order_key", "t0_ns", "series"])
+    lines = ["Cost model t = t0 + bytes / r∞ (Hockney), fitted on the sizes measured: t0 the fixed cost of a "
+             "call, r∞ the rate it tends to, n½ = t0 · r∞ the size that reaches half of it; fit error = "
+             "|fit / measured − 1|, median and worst over the sizes.", "",
+             "| backend | t0 | r∞ GB/s | n½ | fit error (median, worst) | sizes |", "|---|---|---|---|---|---|"]
+    for _, f in fits.iterrows():
+        name = f"`{f['series']}`" + (" (ceiling)" if f["role"] == "ceiling" else "")
+        lines.append(f"| {name} | {f['t0_ns'] / 1000:.3g} µs | {sc.fmt_gbps(f['r_inf'])} | "
+                     f"{sc.fmt_bytes(f['n_half_bytes'])} ({f['n_half']:.3g} elements) | "
+                     f"{f['median_error']:.1%}, {f['worst_error']:.1%} | {int(f['sizes'])} |")
+    return lines + [""]
+
+
+def summary_markdown(t, files: list[str], filters: str) -> str:
+    """The whole summary.md from the tables (tables.Tables)."""
+    sp = sc.with_ceiling(t.speed, reference=t.speed_all)
     lines = ["# Accumulate shootout — summary", ""]
     lines.append(f"From: {', '.join(files)}" + (f"  \nFilter: `{filters}`" if filters else ""))
     lines += ["",
               "Rules: machines are told apart by the `machine` column; repeated measurements → "
               "the newest row; GB/s is the median over the inputs and seeds measured, at the "
-              f"largest thread count; GPU rows use the {timing} timing where a backend has it "
-              "(CPU rows are isolated); the ceiling is the backend with role `ceiling` at the same "
-              "machine, device, timing and bytes read. Element types (`dtype`) are kept apart: a "
+              f"largest thread count, on one GPU and in one process (several GPUs and ranks: the last "
+              f"section); GPU rows use the {t.timing} timing where a backend has it "
+              "(CPU rows are isolated). The ceiling: on a device with a launch floor (role "
+              "`launch_floor`), the roofline in time, bytes / max(launch floor, bytes / best read "
+              "GB/s); elsewhere the backend with role `ceiling` at the same machine, device, timing and "
+              "bytes read. ⚠ marks a reduction more than 2% above it. Element types (`dtype`) are kept apart: a "
               "section each, a series named `backend (dtype)` unless float32. Only role "
               "`reduction` backends contend. "
               "Most accurate = the smallest worst-case relative error over the input "
@@ -54,7 +96,8 @@ def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataF
             lines.append(f"## {style.machine_title(rows, machine, device)} — {device}"
                          + ("" if dtype == sc.DEFAULT_DTYPE else f" ({dtype})"))
             lines.append("")
-            lines.append(f"Machine `{machine}`; {sc.timing_note(rows)}; {sc.cache_note(rows)}.")
+            lines.append(f"Machine `{machine}`; {sc.timing_note(rows)}; {sc.cache_note(rows)}; version "
+                         f"{versions_line(t.rows[(t.rows['machine'] == machine) & (t.rows['device'] == device)])}.")
             lines.append("")
             lines.append("| n | bytes | fastest backend | GB/s | % of ceiling | threads | timing "
                          "| most accurate | worst rel. error |")
@@ -65,8 +108,9 @@ def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataF
                     continue
                 best = at.sort_values(["gbps", "series"], ascending=[False, True]).iloc[0]
                 pct = best["pct_ceiling"]
-                pct_text = f"{pct:.0f}%" if math.isfinite(pct) else "— (no ceiling)"
-                acc, acc_err = most_accurate(err, at.set_index("series")["gbps"], machine,
+                pct_text = (f"{pct:.0f}%" + (" ⚠" if best["above_ceiling"] else "")) if math.isfinite(pct) \
+                    else "— (no ceiling)"
+                acc, acc_err = most_accurate(t.errors, at.set_index("series")["gbps"], machine,
                                              device, dtype, n)
                 lines.append(
                     f"| {sc.fmt_n(n)} | {sc.fmt_bytes(best['bytes'])} | `{best['series']}` | "
@@ -74,8 +118,9 @@ def summary_markdown(speed: pd.DataFrame, speed_all: pd.DataFrame, err: pd.DataF
                     f"{sc.timing_short(at[at['series'] == best['series']])} | "
                     f"{acc} | {acc_err} |")
             lines.append("")
-    if scale_out is not None:
-        lines += scale_out_markdown(scale_out)
+            lines += cost_model_markdown(t.cost, machine, device, dtype)
+    lines += above_ceiling_markdown(sp)
+    lines += scale_out_markdown(t.scale_out)
     return "\n".join(lines)
 
 

@@ -27,8 +27,10 @@ mpi_lib='^(libmpi|libmpi_cxx|libmpich|libmpicxx|libopen-rte|libopen-pal|libpmix|
 programs=("$build/accumulate_bench")
 while IFS= read -r test; do programs+=("$test"); done < <(
     find "$build/tests" -maxdepth 1 -type f -perm -u+x \( -name '*_test' -o -name '*_tests' \) | sort)
-# The single-pass policy sweep, where the build has CUDA.
+# The single-pass policy sweep, where the build has CUDA, and the nvbench front end, where it has
+# nvbench (its libnvbench.so comes along).
 [[ -x $build/tools/single_pass_sweep ]] && programs+=("$build/tools/single_pass_sweep")
+[[ -x $build/tools/accumulate_nvbench ]] && programs+=("$build/tools/accumulate_nvbench")
 for p in "${programs[@]}"; do
     [[ -x $p ]] || { echo "bundle.sh: $p is missing: build first (cmake --build $build)" >&2; exit 1; }
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What one call on the GPU machine runs from a carried bundle (scripts/bundle.sh): the GPU's name,
 # the GPU test suites (and single_pass_sweep --check), compute-sanitizer's memcheck, racecheck and
-# synccheck on the hand-written kernels, then a benchmark sweep of the CUDA backends; on request the
+# synccheck on the hand-written kernels in every element type, then a benchmark sweep of the CUDA
+# backends; on request the
 # single-pass policy sweep. Logs and the CSV go to $OUT (default ./gpu-check); a short summary is
 # printed last.
 #
@@ -32,7 +33,7 @@ if [[ $steps == *tests* ]]; then
     for suite in "$bundle"/gpu_*_test "$bundle"/exact_backends_test; do
         [[ -x $suite ]] || continue
         name=$(basename "$suite")
-        timeout 400 "$suite" > "$out/$name.log" 2>&1
+        timeout 900 "$suite" > "$out/$name.log" 2>&1  # every element type a backend takes, 2^31 elements of each
         note "$name: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$out/$name.log" | tr '\n' ' ')"
         grep -E '^\[  FAILED  \]' "$out/$name.log" | head -20
     done
@@ -47,8 +48,8 @@ fi
 if [[ $steps == *sanitize* ]]; then
     # Every CUDA backend at one small and one odd size (1024: one-block paths; 1000003: grids).
     for tool in memcheck racecheck synccheck; do
-        timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-            "$bundle/accumulate_bench" --backend=cuda --sizes=1024,1000003 \
+        timeout 500 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+            "$bundle/accumulate_bench" --backend=cuda --sizes=1024,1000003 --dtype=f32,f64,f16,bf16 \
             --benchmark_repetitions=1 --benchmark_min_time=0.001 --benchmark_min_warmup_time=0 \
             --benchmark_filter='threads:1/manual_time' > "$out/$tool.log" 2>&1  # isolated calls: a batch is the same kernel
         note "$tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"

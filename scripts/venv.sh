@@ -1,18 +1,19 @@
 # shellcheck shell=bash
 # Sourced by scripts/plot.sh and scripts/test_plot.sh: makes sure build/venv exists and holds
-# the pinned packages of plot/requirements.txt, then sets VENV_PYTHON.
+# the pinned packages of plot/requirements.txt, then sets VENV_PYTHON. Another venv and pin file
+# when SHOOTOUT_VENV and SHOOTOUT_VENV_REQUIREMENTS are set (scripts/nvbench_venv.sh).
 #
 # The venv is (re)built when it is missing or broken, and the packages are (re)installed when
-# plot/requirements.txt differs from the copy stored in the venv at the last install.
+# the pin file differs from the copy stored in the venv at the last install.
 # On a fresh Debian/Ubuntu, python3 lacks the venv module (package python3-venv); as root the
 # script installs it with apt-get, otherwise it says what to install.
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV_DIR="$REPO_ROOT/build/venv"
-VENV_REQUIREMENTS="$REPO_ROOT/plot/requirements.txt"
+VENV_DIR="${SHOOTOUT_VENV:-$REPO_ROOT/build/venv}"
+VENV_REQUIREMENTS="${SHOOTOUT_VENV_REQUIREMENTS:-$REPO_ROOT/plot/requirements.txt}"
 VENV_PYTHON="$VENV_DIR/bin/python"
 
-venv_log() { echo "[plot venv] $*" >&2; }
+venv_log() { echo "[venv ${VENV_DIR#"$REPO_ROOT"/}] $*" >&2; }
 
 venv_apt_install() {
     if [[ $(id -u) -ne 0 ]]; then
@@ -65,7 +66,7 @@ venv_ensure() {
     if cmp -s "$VENV_REQUIREMENTS" "$stamp"; then
         venv_log "up to date: $VENV_DIR"
     else
-        venv_log "installing pinned packages from plot/requirements.txt"
+        venv_log "installing pinned packages from ${VENV_REQUIREMENTS#"$REPO_ROOT"/}"
         "$VENV_PYTHON" -m pip install --disable-pip-version-check --quiet -r "$VENV_REQUIREMENTS" || {
             venv_log "pip install failed"
             return 1

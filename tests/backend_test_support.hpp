@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <iostream>
 #include <ostream>
 #include <random>
 #include <span>
@@ -19,6 +22,7 @@
 #include "gpu/runtime/cuda_api.hpp"
 #include "bench/element_type.hpp"
 #include "bench/exact_sum.hpp"
+#include "bench/inputs.hpp"
 
 namespace shootout {
 
@@ -34,10 +38,15 @@ inline std::string backend_test_name(const ::testing::TestParamInfo<const Backen
 }
 
 // Calls f(std::type_identity<T>{}) with the C++ type T of each element type the backend declares,
-// failures inside naming the type: a backend is tested on every type it takes.
+// failures inside naming the type: a backend is tested on every type it takes, except one this
+// machine cannot give it (Backend::why_type_unavailable), which is named on the output.
 template <class F>
 void for_each_element_type(const Backend& backend, F&& f) {
     for (ElementType type : backend.element_types) {
+        if (const auto reason = backend.why_type_unavailable(type)) {
+            std::cout << "[ SKIPPED  ] " << backend.name << " " << to_string(type) << ": " << *reason << '\n';
+            continue;
+        }
         SCOPED_TRACE(std::string("element type ") + std::string(to_string(type)));
         switch (type) {
             case ElementType::f32: f(std::type_identity<float>{}); break;
@@ -65,7 +74,7 @@ inline bool sums(const Backend& backend) { return backend.traits.accumulator != 
 
 // A device backend's sum of the input: two calls on one prepared input (the second from scratch),
 // each returning the time its device timestamps measured.
-inline double device_sum(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
+inline double device_sum(const Backend& backend, Elements input, bool include_transfer = false) {
     auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
     const std::optional<double> seconds = reduction->run();
     EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its events measured";
@@ -83,11 +92,14 @@ inline constexpr int kExactMagnitude = std::is_same_v<T, double> ? 1 << 30 : 8;
 
 // The largest n x magnitude for which every partial sum of n small integers is exact in an
 // accumulator: 2^p for its p significand bits (2^24 for float, 2^11 for float16, 2^8 for
-// bfloat16; doubles and exact sums far past any test's size).
+// bfloat16; doubles and exact sums far past any test's size). The tensor cores' totals are floats, and
+// kExactMagnitude's integers are TF32 terms as they are.
 inline double exact_up_to(Accumulator accumulator) {
     switch (accumulator) {
         case Accumulator::f32:
-        case Accumulator::compensated_f32: return 0x1p24;
+        case Accumulator::compensated_f32:
+        case Accumulator::tf32:
+        case Accumulator::tf32_split: return 0x1p24;
         case Accumulator::f16: return 0x1p11;
         case Accumulator::bf16: return 0x1p8;
         default: return 0x1p53;
@@ -103,6 +115,17 @@ std::vector<T> uniform_values(std::size_t n, unsigned seed) {
     std::uniform_real_distribution<Draw> value(0, 1);
     std::vector<T> v(n);
     for (T& x : v) x = T(value(rng));
+    return v;
+}
+
+// Normally distributed values (mixed signs: a changed order of additions almost surely changes the
+// bits), drawn as floats and rounded to T.
+template <class T>
+std::vector<T> normal_values(std::size_t n, std::uint64_t seed) {
+    std::vector<float> drawn(n);
+    fill(drawn, Distribution::normal, seed);
+    std::vector<T> v(n);
+    std::transform(drawn.begin(), drawn.end(), v.begin(), [](float x) { return T(x); });
     return v;
 }
 

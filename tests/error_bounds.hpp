@@ -9,6 +9,7 @@
 // while k u < 1; past that there is no a priori bound, and gamma is infinite.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -25,13 +26,16 @@ inline constexpr double kFloatU = 0x1p-24, kDoubleU = 0x1p-53, kFloat16U = 0x1p-
 template <class T>
 inline constexpr double kUnitRoundoff = 1.0 / static_cast<double>(std::uint64_t{1} << std::numeric_limits<T>::digits);
 
-// The unit roundoff of the additions an accumulator makes.
+// The unit roundoff of the additions an accumulator makes. Tensor cores truncate (see tensor_core()):
+// 2^-23, twice a float's round to nearest.
 inline double unit_roundoff(Accumulator accumulator) {
     switch (accumulator) {
         case Accumulator::f32:
         case Accumulator::compensated_f32: return kFloatU;
         case Accumulator::f16: return kFloat16U;
         case Accumulator::bf16: return kBFloat16U;
+        case Accumulator::tf32:
+        case Accumulator::tf32_split: return 2 * kFloatU;
         default: return kDoubleU;
     }
 }
@@ -93,6 +97,41 @@ inline double openmp_float_chunks(const Problem& p) {
 // The exact sum rounded once to double: at most half an ulp of S.
 inline double exact_rounded_once(const Problem& p) { return kDoubleU * std::abs(p.exact); }
 
+// How far the terms a sum adds for one float may be from it, relatively: 0 where the float is added
+// as it is. TF32 (gpu/primitives/tf32_mma.cuh) keeps 11 significant bits: one term rounded to
+// nearest errs by at most 2^-11; a truncated head and the rest rounded to nearest by at most 2 ulps
+// of the float, 2^-22 (normal floats; those within half a TF32 ulp, or 2 ulps for the split, of 2^128
+// round to infinity).
+inline double input_rounding(Accumulator accumulator) {
+    return accumulator == Accumulator::tf32 ? 0x1p-11 : accumulator == Accumulator::tf32_split ? 0x1p-22 : 0;
+}
+
+// The value a finite float is added as: the sum of its TF32 terms in float, else the float. Written
+// with integer operations, apart from the device's conversion instructions.
+inline double as_added(float x, Accumulator accumulator) {
+    const auto tf32_round = [](float f) {  // to nearest, ties away from zero: half a TF32 ulp, then truncate
+        return std::bit_cast<float>((std::bit_cast<std::uint32_t>(f) + 0x1000u) & 0xffffe000u);
+    };
+    if (accumulator == Accumulator::tf32) return tf32_round(x);
+    if (accumulator != Accumulator::tf32_split) return x;
+    const float hi = std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0xffffe000u);
+    return hi + tf32_round(x - hi);
+}
+
+// Tensor-core sums: the terms x' of each float (|x' - x| <= rho |x|, input_rounding) added by chains
+// of MMAs and then by float additions. An MMA adds its m addends (8 products by one, and the
+// accumulator) aligned to the largest, truncating what falls below its significand: it errs by less
+// than m 2^-23 sum |addends|, as m roundings of unit u = 2^-23 would (Fasi, Higham, Mikaitis and
+// Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ Comput. Sci. 7:e330, 2021, measured on
+// Volta, Turing and Ampere; Hopper is taken to do the same, and the tests hold it to this bound). A
+// term passes through at most 16 chained MMAs of 9 addends (a tile's loads, up to 8, times the
+// split's 2 terms: accumulators.cuh, Tf32Sum), then float additions, also counted at u:
+// |E| <= rho sum |x| + gamma_{n - 1 + 144}(u) (1 + rho) sum |x|.
+inline double tensor_core(const Problem& p, double rho, double u) {
+    constexpr double kMmaRoundings = 9 * 16;
+    return rho * p.abs_sum + gamma(static_cast<double>(p.n - 1) + kMmaRoundings, u) * (1 + rho) * p.abs_sum;
+}
+
 // The bound a backend's traits for one element type (Backend::traits_for) promise on this problem;
 // nullopt where they promise none (a copy) and infinity where the analysis says nothing at this size.
 inline std::optional<double> for_traits(const Traits& traits, const Problem& p) {
@@ -108,6 +147,8 @@ inline std::optional<double> for_traits(const Traits& traits, const Problem& p) 
         case Accumulator::f64:
         case Accumulator::f16:
         case Accumulator::bf16: return traits.order == Order::pairwise ? pairwise(p, u) : any_order(p, u);
+        case Accumulator::tf32:
+        case Accumulator::tf32_split: return tensor_core(p, input_rounding(traits.accumulator), u);
     }
     return std::nullopt;
 }

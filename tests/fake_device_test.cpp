@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 #include <vector>
@@ -21,11 +22,17 @@ namespace {
 constexpr Device kFake{"fake"};
 constexpr std::size_t kFakeCacheBytes = 1 << 20;
 
-// What the fake device saw, for the tests to check.
+// The fake device's energy counter: none, one that steps as a real one does, or one stuck.
+enum class FakeCounter { none, stepping, stuck };
+// The stepping counter: the device draws kFakeWatts, and the counter moves every kFakeCounterStepNs.
+constexpr double kFakeWatts = 250, kFakeCounterStepNs = 20e6;
+
+// What the fake device saw, for the tests to check, and how it behaves.
 struct FakeLog {
     std::set<std::size_t> offsets_read;  // input copies the calls read
     std::size_t largest_allocation = 0;
     int visible = 2;
+    FakeCounter counter = FakeCounter::none;
 };
 FakeLog& log() {
     static FakeLog instance;
@@ -63,6 +70,14 @@ public:
     void start_timer() override { start_ = clock_ns_; }
     double stop_timer() override { return (clock_ns_ - start_) * 1e-9; }
     void finish() override {}
+    Energy energy_counter() override {
+        switch (log().counter) {
+            case FakeCounter::none: return {};
+            case FakeCounter::stuck: return {.joules = 1000};
+            case FakeCounter::stepping: break;
+        }
+        return {.joules = std::floor(clock_ns_ / kFakeCounterStepNs) * kFakeCounterStepNs * 1e-9 * kFakeWatts};
+    }
 
     void advance(std::size_t bytes) { clock_ns_ += 2000 + static_cast<double>(bytes) / 100; }
 
@@ -153,6 +168,40 @@ TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
     EXPECT_EQ(timings, (std::set<std::string>{"isolated", "batched"}));
     EXPECT_EQ(devices, (std::set<std::string>{"fake", "fake+h2d"}));
     EXPECT_EQ(dtypes, (std::set<std::string>{"f32", "f64", "f16", "bf16"}));
+}
+
+// Batched rows carry the energy of a call, from a window of whole steps of the device's counter:
+// the fake device draws kFakeWatts, so a call costs that times its time. Isolated rows have none.
+TEST(FakeDevice, BatchedRowsCarryTheEnergyOfACall) {
+    log().counter = FakeCounter::stepping;
+    const SweepResult r = sweep({"--backend=fake", "--sizes=16,256", "--input=ones"});
+    log().counter = FakeCounter::none;
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 4u) << r.out;
+    for (const auto& row : r.rows) {
+        if (row.at("timing") == "isolated") {
+            EXPECT_EQ(row.at("energy_j"), "");
+            EXPECT_EQ(row.at("gb_per_j"), "");
+            continue;
+        }
+        const double joules = kFakeWatts * std::stod(row.at("time_ns_median")) * 1e-9;
+        EXPECT_NEAR(std::stod(row.at("energy_j")), joules, 0.01 * joules) << row.at("n");
+        EXPECT_NEAR(std::stod(row.at("gb_per_j")), std::stod(row.at("bytes")) * 1e-9 / std::stod(row.at("energy_j")), 1e-5 * std::stod(row.at("gb_per_j")));
+    }
+    EXPECT_EQ(r.out.find("energy_j left empty"), std::string::npos) << r.out;
+}
+
+// A counter that never moves measures nothing: the energy is left empty, and the run says why once.
+TEST(FakeDevice, ACounterThatDoesNotMoveLeavesTheEnergyEmptySayingWhy) {
+    log().counter = FakeCounter::stuck;
+    const SweepResult r = sweep({"--backend=fake", "--sizes=16,32", "--input=ones"});
+    log().counter = FakeCounter::none;
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.rows.size(), 4u) << r.out;
+    for (const auto& row : r.rows) EXPECT_EQ(row.at("energy_j"), "") << row.at("timing");
+    const std::string note = "energy_j left empty on fake: the energy counter did not move in 5 s of device time\n";
+    ASSERT_NE(r.out.find(note), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(note), r.out.rfind(note)) << "said once: " << r.out;
 }
 
 // Inputs below 4x the device's last-level cache rotate through copies spanning that much.

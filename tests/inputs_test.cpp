@@ -238,8 +238,7 @@ TEST_F(InputFiles, BadFilesAreNamedWithWhatIsWrong) {
     expect_error(write("empty.f32", ""), "holds no float32 values");
     expect_error(write("odd.f32", "abcdef"), "6 data bytes is not a whole number of float32 values");
     expect_error(write("i4.npy", npy("<i4", std::string(12, '\0'))),
-                 "holds dtype '<i4'; float32 ('<f4'), float64 ('<f8') or float16 ('<f2'), little-endian, is needed (bfloat16 "
-                 "has no .npy dtype");
+                 "holds dtype '<i4'; one of '<f4', '<f8', '<f2' (little-endian) is needed (bfloat16 has no .npy dtype");
     expect_error(write("big.npy", npy(">f8", std::string(24, '\0'))), "holds dtype '>f8'");
     expect_error(write("fake.npy", "not numpy at all"), "not a .npy file");
     expect_error(write("FAKE.NPY", floats({1.0f, 2.0f})), "is named .npy but is not a .npy file");

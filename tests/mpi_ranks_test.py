@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """accumulate_bench under `mpirun -np R` for R = 1, 2, 3 with the mpi/* backends on a small odd
 size: only rank 0 writes rows, each says ranks = R, the exact sum is the same for every R, mpi/exact
-gives the same bits for every R and equals it (on an ill-conditioned input too), and the double
-backends agree with the one-process backend they wrap. Exits 77 (ctest: skipped) with the reason when the build or the machine has no MPI.
+gives the same bits for every R and equals it (on an ill-conditioned input too, and on float64
+input), and the double backends agree with the one-process backend they wrap. Exits 77 (ctest: skipped) with the reason when the build or the machine has no MPI.
 
     mpi_ranks_test.py ACCUMULATE_BENCH
 """
@@ -110,6 +110,27 @@ def main():
     check(len({tuple(v) for v in hard.values()}) == 1 and all(res == ex for v in hard.values() for res, ex in v),
           f"mpi/exact on ill:1e16 differs between rank counts or from the exact sum: {hard}")
 
+    # float64 shards: mpi/exact is exact and the same bits for every rank count; the double
+    # accumulation of uniform doubles is within n u of it (1000003 x 2^-53 ~ 1.1e-10).
+    doubles = {}
+    for ranks in (1, 2):
+        path = os.path.join(work, f"f64-{ranks}.csv")
+        status, out = run(mpirun_command(ranks) + [bench, "--backend=mpi/pool-simd,mpi/exact", "--dtype=f64", "--csv=" + path,
+                                                   "--sizes=" + SIZE, "--input=uniform", "--threads=1", *QUICK])
+        check(status == 0, f"-np {ranks}, --dtype=f64: exit status {status}:\n{out}")
+        if status != 0:
+            continue
+        got = {r["backend"]: r for r in rows(path)}
+        check(all(r["dtype"] == "f64" for r in got.values()), f"-np {ranks}, --dtype=f64: rows of another dtype")
+        exact_row = got.get("mpi/exact")
+        check(exact_row is not None and exact_row["result"] == exact_row["exact"],
+              f"-np {ranks}, --dtype=f64: mpi/exact result {exact_row and exact_row['result']} is not the exact sum")
+        check("mpi/pool-simd" in got and float(got["mpi/pool-simd"]["rel_error"]) < 1e-9,
+              f"-np {ranks}, --dtype=f64: mpi/pool-simd relative error {got.get('mpi/pool-simd', {}).get('rel_error')}")
+        if exact_row is not None:
+            doubles[ranks] = exact_row["result"]
+    check(len(set(doubles.values())) == 1, f"mpi/exact on doubles differs between rank counts: {doubles}")
+
     # With several ranks only mpi/* run: a one-process backend is named as unavailable.
     status, out = run(mpirun_command(2) + [bench, "--backend=cpu/serial/accumulate-f64", *common])
     check(status == 1 and "under mpirun only mpi/* backends run" in out,
@@ -125,7 +146,7 @@ def main():
     for failure in failures:
         print("FAILED:", failure)
     print(f"{'ok' if not failures else 'FAILED'}: mpirun -np 1, 2, 3 with {', '.join(backends)}, "
-          "and mpi/exact on ill:1e16")
+          "mpi/exact on ill:1e16, and float64 at -np 1 and 2")
     return 1 if failures else 0
 
 

@@ -1,11 +1,14 @@
-// Every registered OpenCL backend against the exact sum, on whatever OpenCL device the process finds
-// (PoCL's CPU device in CI). Without a driver or device every test reports skipped, with the reason
+// Every registered OpenCL backend against the exact sum, in every element type it takes, on whatever
+// OpenCL device the process finds (PoCL's CPU device in CI). Without a driver or device every test reports skipped, with the reason
 // the backend gives.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
+#include <type_traits>
+#include <vector>
 
 #include "bench/backend.hpp"
 #include "bench/device_api.hpp"
@@ -13,6 +16,7 @@
 #include "bench/inputs.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 #include "tests/backend_test_support.hpp"
+#include "tests/device_suite_checks.hpp"
 #include "tests/error_bounds.hpp"
 
 namespace shootout {
@@ -34,29 +38,35 @@ protected:
 };
 
 TEST_P(EveryOpenCLBackend, EmptyIsZero) {
-    EXPECT_EQ(device_sum(backend(), {}), 0.0);
-    EXPECT_EQ(device_sum(backend(), {}, true), 0.0);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        EXPECT_EQ(device_sum(backend(), std::span<const T>()), 0.0);
+        EXPECT_EQ(device_sum(backend(), std::span<const T>(), true), 0.0);
+    });
 }
 
 // Sizes around the vector width and the launch shape, and inputs whose first element is not on a
-// 16-byte boundary (offsets 1 and 3 floats).
+// 16-byte boundary (offsets 1 and 3 elements).
 TEST_P(EveryOpenCLBackend, ExactOnSmallOddAndUnalignedInputs) {
-    const auto data = small_integers(1000003 + 3, 1, 1);
-    for (std::size_t n : {1u, 3u, 31u, 1000u, 1000003u})
-        for (std::size_t offset : {0u, 1u, 3u}) {
-            const auto input = std::span<const float>(data).subspan(offset, n);
-            EXPECT_EQ(device_sum(backend(), input), exact_sum(input).round()) << "n=" << n << " offset=" << offset;
-        }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(1000003 + 3, kExactMagnitude<T>, 1);
+        for (std::size_t n : {1u, 3u, 31u, 1000u, 1000003u})
+            for (std::size_t offset : {0u, 1u, 3u}) {
+                const auto input = std::span<const T>(data).subspan(offset, n);
+                EXPECT_EQ(device_sum(backend(), input), exact_sum_of(input).round()) << "n=" << n << " offset=" << offset;
+            }
+    });
 }
 
 TEST_P(EveryOpenCLBackend, ExactWithHostToDeviceTransfer) {
-    const auto data = small_integers(100003, 1, 3);
-    EXPECT_EQ(device_sum(backend(), data, true), exact_sum(data).round());
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(100003, kExactMagnitude<T>, 3);
+        EXPECT_EQ(device_sum(backend(), std::span<const T>(data), true), exact_sum_of(data).round());
+    });
 }
 
 // Above 2^31 elements, where 32-bit indices wrap: ones every 257 elements and in the last 1000, so
 // that the sum is exact in any order and a lost or repeated stretch changes it. On GPUs only: a CPU
-// device (PoCL) would take minutes.
+// device (PoCL) would take minutes. Floats: the indices, not the bytes, are what wrap.
 TEST_P(EveryOpenCLBackend, ExactAbove2To31ElementsOnAGpu) {
     if (backend().device_info().name.find("[GPU;") == std::string::npos) GTEST_SKIP() << "not a GPU: " << backend().device_info().name;
     static const std::vector<float> data = [] {
@@ -73,52 +83,26 @@ TEST_P(EveryOpenCLBackend, ExactAbove2To31ElementsOnAGpu) {
     }
 }
 
-// The bound the backend's traits promise (tests/error_bounds.hpp).
+// The bound the backend's traits for the type promise (tests/error_bounds.hpp).
 TEST_P(EveryOpenCLBackend, WithinTheBoundOfItsTraitsOnUniformData) {
-    std::vector<float> v((1 << 20) + 3);
-    fill(v, Distribution::uniform, 5);
-    const double s = exact_sum(v).round();  // all positive: sum |x| = S
-    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
-    ASSERT_TRUE(std::isfinite(bound));
-    EXPECT_LE(std::abs(device_sum(backend(), v) - s), bound)
-        << "accumulator " << to_string(backend().traits.accumulator) << ", order " << to_string(backend().traits.order);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        device_checks::within_the_bound_of_its_traits<T>(backend(), (1u << 20) + 3);
+    });
 }
 
 TEST_P(EveryOpenCLBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
     if (backend().traits.reproducibility == Reproducibility::none) GTEST_SKIP() << "declares no reproducibility";
-    std::vector<float> v(1000003);
-    fill(v, Distribution::normal, 9);
-    auto reduction = backend().prepare(v, {.batch = 3});
-    reduction->run();
-    const double first = reduction->result();
-    for (int call = 0; call < 5; ++call) {
-        reduction->run();
-        ASSERT_EQ(reduction->result(), first) << "call " << call;
-    }
-    reduction->run_batch(3);
-    EXPECT_EQ(reduction->result(), first) << "after a batch";
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::the_same_bits_on_every_call<T>(backend(), 5); });
 }
 
 TEST_P(EveryOpenCLBackend, BatchedCallsSumTheInputEachTime) {
-    const auto data = small_integers(1000003, 1, 4);
-    auto reduction = backend().prepare(data, {.batch = 5});
-    for (int batch = 0; batch < 2; ++batch) {
-        EXPECT_GT(reduction->run_batch(5), 0);
-        EXPECT_EQ(reduction->result(), exact_sum(data).round()) << "batch " << batch;
-    }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        device_checks::every_batched_call_sums_the_input<T>(backend(), small_integers<T>(1000003, kExactMagnitude<T>, 4), 5, 2);
+    });
 }
 
 TEST_P(EveryOpenCLBackend, NanAndInfinityPropagate) {
-    for (std::size_t n : {1u, 33u, 1000003u})
-        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-            std::vector<float> v(n, 1.0f);
-            v[where] = std::numeric_limits<float>::quiet_NaN();
-            EXPECT_TRUE(std::isnan(device_sum(backend(), v))) << "NaN at " << where << " of " << n;
-            v[where] = std::numeric_limits<float>::infinity();
-            EXPECT_EQ(device_sum(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
-            v[where] = -std::numeric_limits<float>::infinity();
-            EXPECT_EQ(device_sum(backend(), v), -std::numeric_limits<double>::infinity()) << "-Inf at " << where << " of " << n;
-        }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::nan_and_infinity_propagate<T>(backend()); });
 }
 
 // The row names the device, its platform, OpenCL version and driver, and says when it is not a GPU;
@@ -144,6 +128,25 @@ TEST_P(EveryOpenCLBackend, NamesItsDeviceAndLaunchShape) {
 INSTANTIATE_TEST_SUITE_P(Registry, EveryOpenCLBackend, ::testing::ValuesIn(opencl_backends()), backend_test_name);
 // A build without OpenCL has no OpenCL backends to instantiate the suite with.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryOpenCLBackend);
+
+// The floating-point sums take doubles and sum them in double, where the device has cl_khr_fp64, and
+// say why not where it has not; the read ceiling takes floats only.
+TEST(OpenCLElementTypes, DoublesWhereTheDeviceHasThem) {
+    if (const auto missing = find_device_api(opencl::kDevice)->unbuilt) GTEST_SKIP() << *missing;
+    for (const char* name : {"opencl/single-pass", "opencl/single-pass-subgroup", "opencl/tree"}) {
+        const Backend* backend = find_backend(name);
+        ASSERT_NE(backend, nullptr) << name;
+        EXPECT_TRUE(backend->takes(ElementType::f64)) << name;
+        EXPECT_EQ(backend->traits_for(ElementType::f64).accumulator, Accumulator::f64) << name;
+        EXPECT_EQ(backend->traits_for(ElementType::f32).accumulator, Accumulator::f32) << name;
+        if (backend->why_unavailable()) continue;
+        if (const auto reason = backend->why_type_unavailable(ElementType::f64)) {
+            EXPECT_NE(reason->find("lacks cl_khr_fp64"), std::string::npos) << *reason;
+        }
+        EXPECT_FALSE(backend->why_type_unavailable(ElementType::f32)) << name;
+    }
+    EXPECT_FALSE(find_backend("opencl/baseline/read")->takes(ElementType::f64));
+}
 
 TEST(OpenCLBuild, SaysWhyItHasNoOpenCLBackends) {
     if (const auto missing = find_device_api(opencl::kDevice)->unbuilt) {

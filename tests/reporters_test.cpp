@@ -32,7 +32,8 @@ Measurement sample() {
             .machine = "node1-3f2a91c0", .timing = "isolated", .batch = 1, .cache = "warm",
             .accumulator = "compensated_f32", .order = "sequential", .reproducibility = "any_thread_count",
             .role = "reduction", .reproducible = "yes", .gpus = 2, .ranks = 3, .pages = "huge",
-            .configuration = "schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)"};
+            .configuration = "schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)",
+            .version = "2e5b06b-dirty"};
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -106,7 +107,8 @@ TEST(Csv, HeaderIsTheDocumentedSchema) {
     EXPECT_EQ(csv_header(),
               "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
               "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype,os");
+              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype,os,"
+              "energy_j,gb_per_j,version");
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -141,6 +143,23 @@ TEST(Csv, RowRoundTripsExactly) {
     EXPECT_EQ(field("configuration"), m.configuration);
     EXPECT_EQ(field("dtype"), "f32");
     EXPECT_EQ(field("os"), platform::os_name());
+    EXPECT_EQ(field("energy_j"), "");  // no energy counter measured it
+    EXPECT_EQ(field("gb_per_j"), "");
+    EXPECT_EQ(field("version"), "2e5b06b-dirty");
+}
+
+// The energy per call, and the bytes read per joule derived from it (decimal GB, as gbps).
+TEST(Csv, EnergyColumnsHoldJoulesPerCallAndGigabytesPerJoule) {
+    Measurement m = sample();
+    m.energy_j = 0.002;  // 4 MiB read for 2 mJ
+    const auto header = split_csv_row(csv_header());
+    const auto fields = split_csv_row(csv_row(m));
+    auto field = [&](const std::string& name) { return fields[std::find(header.begin(), header.end(), name) - header.begin()]; };
+    EXPECT_EQ(field("energy_j"), "0.002");
+    EXPECT_EQ(field("gb_per_j"), "2.09715");
+    EXPECT_NE(json_document({m}).find("\"energy_j\": 0.002, \"gb_per_j\": 2.0971519999999999, \"version\": \"2e5b06b-dirty\"}"), std::string::npos)
+        << json_document({m});
+    EXPECT_NE(progress_line(1, 1, m).find("  2.1 GB/J"), std::string::npos) << progress_line(1, 1, m);
 }
 
 TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
@@ -260,7 +279,8 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"reproducibility\": \"any_thread_count\", \"role\": \"reduction\", \"reproducible\": \"yes\", "
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
                         "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", \"dtype\": \"f32\", "
-                        "\"os\": \"" + std::string(platform::os_name()) + "\"}"),
+                        "\"os\": \"" + std::string(platform::os_name()) + "\", \"energy_j\": null, \"gb_per_j\": null, "
+                        "\"version\": \"2e5b06b-dirty\"}"),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

@@ -1,12 +1,16 @@
-// The backends that split an input: nccl/* over the GPUs of this machine, at every GPU count it has,
-// and mpi/* as one rank in this process (tests/mpi_ranks_test.py runs them under mpirun). Without a
-// GPU (or without NCCL) the GPU tests report skipped with the reason the backend gives.
+// The backends that split an input, in every element type they take: nccl/* over the GPUs of this
+// machine, at every GPU count it has, and mpi/* as one rank in this process
+// (tests/mpi_ranks_test.py runs them under mpirun). Without a GPU (or without NCCL) the GPU tests
+// report skipped with the reason the backend gives.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
+#include <type_traits>
+#include <vector>
 
 #include "bench/backend.hpp"
 #include "tests/backend_test_support.hpp"
@@ -31,7 +35,7 @@ std::vector<int> gpu_counts(const Backend& backend) {
     return counts;
 }
 
-double sum_with(const Backend& backend, std::span<const float> input, int gpus) {
+double sum_with(const Backend& backend, Elements input, int gpus) {
     auto reduction = backend.prepare(input, {.threads = 2, .gpus = gpus});
     const std::optional<double> seconds = reduction->run();
     EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time it measured";
@@ -59,66 +63,78 @@ TEST_P(EveryMultiGpuBackend, DeclaresWhatTheHarnessNeeds) {
 // Sizes below, at and above the GPU count (some GPUs get empty shards), odd sizes, and unaligned
 // starts; small integers, so every correct order is exact.
 TEST_P(EveryMultiGpuBackend, ExactOnEveryGpuCount) {
-    const auto data = small_integers(1000003 + 3, 1, 1);
-    for (int gpus : gpu_counts(backend()))
-        for (std::size_t n : {0u, 1u, 3u, 31u, 1000u, 1000003u})
-            for (std::size_t offset : {0u, 3u}) {
-                const auto input = std::span<const float>(data).subspan(offset, n);
-                EXPECT_EQ(sum_with(backend(), input, gpus), exact_sum(input).round()) << "n=" << n << " gpus=" << gpus;
-            }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(1000003 + 3, kExactMagnitude<T>, 1);
+        for (int gpus : gpu_counts(backend()))
+            for (std::size_t n : {0u, 1u, 3u, 31u, 1000u, 1000003u})
+                for (std::size_t offset : {0u, 3u}) {
+                    const auto input = std::span<const T>(data).subspan(offset, n);
+                    EXPECT_EQ(sum_with(backend(), input, gpus), exact_sum_of(input).round()) << "n=" << n << " gpus=" << gpus;
+                }
+    });
 }
 
 TEST_P(EveryMultiGpuBackend, WithinTheBoundOfItsTraitsOnUniformData) {
-    std::vector<float> v((1 << 22) + 3);
-    fill(v, Distribution::uniform, 5);
-    const double s = exact_sum(v).round();
-    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
-    for (int gpus : gpu_counts(backend())) EXPECT_LE(std::abs(sum_with(backend(), v, gpus) - s), bound) << gpus << " GPUs";
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto v = uniform_values<T>((1 << 22) + 3, 5);
+        const ExactAccumulator s = exact_sum_of(v);
+        const double bound = bounds::for_traits(backend().traits_for(element_type_of<T>),
+                                                {.n = v.size(), .abs_sum = s.round(), .exact = s.round(), .threads = 1})
+                                 .value();
+        for (int gpus : gpu_counts(backend()))
+            EXPECT_LE(absolute_error(sum_with(backend(), std::span<const T>(v), gpus), s), bound) << gpus << " GPUs";
+    });
 }
 
 // Declared reproducible at a GPU count: the same bits on every call, isolated or batched; declared
 // so for any count: the same bits for 1, 2, 4, 8 GPUs.
 TEST_P(EveryMultiGpuBackend, ReproducibleAsDeclared) {
-    std::vector<float> v(3000017);
-    fill(v, Distribution::normal, 9);
-    std::optional<std::uint64_t> first_count_bits;
-    for (int gpus : gpu_counts(backend())) {
-        auto reduction = backend().prepare(v, {.batch = 3, .gpus = gpus});
-        reduction->run();
-        const double first = reduction->result();
-        for (int call = 0; call < 10; ++call) {
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto v = normal_values<T>(3000017, 9);
+        std::optional<std::uint64_t> first_count_bits;
+        for (int gpus : gpu_counts(backend())) {
+            auto reduction = backend().prepare(std::span<const T>(v), {.batch = 3, .gpus = gpus});
             reduction->run();
-            ASSERT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "call " << call;
+            const double first = reduction->result();
+            for (int call = 0; call < 10; ++call) {
+                reduction->run();
+                ASSERT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "call " << call;
+            }
+            reduction->run_batch(3);
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "after a batch";
+            if (backend().traits.reproducibility != Reproducibility::any_thread_count) continue;
+            if (!first_count_bits) first_count_bits = std::bit_cast<std::uint64_t>(first);
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(first), *first_count_bits) << gpus << " GPUs differ from 1";
         }
-        reduction->run_batch(3);
-        EXPECT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "after a batch";
-        if (backend().traits.reproducibility != Reproducibility::any_thread_count) continue;
-        if (!first_count_bits) first_count_bits = std::bit_cast<std::uint64_t>(first);
-        EXPECT_EQ(std::bit_cast<std::uint64_t>(first), *first_count_bits) << gpus << " GPUs differ from 1";
-    }
+    });
 }
 
 TEST_P(EveryMultiGpuBackend, BatchedCallsSumTheInputEachTime) {
-    const auto data = small_integers(1000003, 1, 4);
-    for (int gpus : gpu_counts(backend())) {
-        auto reduction = backend().prepare(data, {.batch = 5, .gpus = gpus});
-        for (int batch = 0; batch < 2; ++batch) {
-            EXPECT_GT(reduction->run_batch(5), 0);
-            EXPECT_EQ(reduction->result(), exact_sum(data).round()) << "batch " << batch << ", " << gpus << " GPUs";
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(1000003, kExactMagnitude<T>, 4);
+        for (int gpus : gpu_counts(backend())) {
+            auto reduction = backend().prepare(std::span<const T>(data), {.batch = 5, .gpus = gpus});
+            for (int batch = 0; batch < 2; ++batch) {
+                EXPECT_GT(reduction->run_batch(5), 0);
+                EXPECT_EQ(reduction->result(), exact_sum_of(data).round()) << "batch " << batch << ", " << gpus << " GPUs";
+            }
         }
-    }
+    });
 }
 
 // A NaN or Inf on the last GPU's shard reaches the all-reduced result.
 TEST_P(EveryMultiGpuBackend, NanAndInfinityPropagate) {
-    for (int gpus : gpu_counts(backend()))
-        for (std::size_t n : {1u, 1000003u}) {
-            std::vector<float> v(n, 1.0f);
-            v[n - 1] = std::numeric_limits<float>::quiet_NaN();
-            EXPECT_TRUE(std::isnan(sum_with(backend(), v, gpus))) << n << ", " << gpus << " GPUs";
-            v[n - 1] = -std::numeric_limits<float>::infinity();
-            EXPECT_EQ(sum_with(backend(), v, gpus), -std::numeric_limits<double>::infinity()) << n << ", " << gpus << " GPUs";
-        }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        for (int gpus : gpu_counts(backend()))
+            for (std::size_t n : {1u, 1000003u}) {
+                std::vector<T> v(n, T(1));
+                v[n - 1] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+                EXPECT_TRUE(std::isnan(sum_with(backend(), std::span<const T>(v), gpus))) << n << ", " << gpus << " GPUs";
+                v[n - 1] = static_cast<T>(-std::numeric_limits<float>::infinity());
+                EXPECT_EQ(sum_with(backend(), std::span<const T>(v), gpus), -std::numeric_limits<double>::infinity())
+                    << n << ", " << gpus << " GPUs";
+            }
+    });
 }
 
 // More GPUs than the machine has: refused with a message, not a crash.
@@ -143,19 +159,24 @@ protected:
 };
 
 TEST_P(EveryMpiBackendOnOneRank, ExactOnSmallAndOddSizes) {
-    const auto data = small_integers(1000003 + 3, 4, 2);
-    for (std::size_t n : {0u, 1u, 31u, 1000003u}) {
-        const auto input = std::span<const float>(data).subspan(3, n);
-        EXPECT_EQ(sum_with(backend(), input, 1), exact_sum(input).round()) << "n=" << n;
-    }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(1000003 + 3, kExactMagnitude<T>, 2);
+        for (std::size_t n : {0u, 1u, 31u, 1000003u}) {
+            const auto input = std::span<const T>(data).subspan(3, n);
+            EXPECT_EQ(sum_with(backend(), input, 1), exact_sum_of(input).round()) << "n=" << n;
+        }
+    });
 }
 
 TEST_P(EveryMpiBackendOnOneRank, WithinTheBoundOfItsTraitsOnUniformData) {
-    std::vector<float> v((1 << 20) + 3);
-    fill(v, Distribution::uniform, 6);
-    const double s = exact_sum(v).round();
-    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 2}).value();
-    EXPECT_LE(std::abs(sum_with(backend(), v, 1) - s), bound);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto v = uniform_values<T>((1 << 20) + 3, 6);
+        const ExactAccumulator s = exact_sum_of(v);
+        const double bound = bounds::for_traits(backend().traits_for(element_type_of<T>),
+                                                {.n = v.size(), .abs_sum = s.round(), .exact = s.round(), .threads = 2})
+                                 .value();
+        EXPECT_LE(absolute_error(sum_with(backend(), std::span<const T>(v), 1), s), bound);
+    });
 }
 
 TEST_P(EveryMpiBackendOnOneRank, DeclaresWhatTheHarnessNeeds) {

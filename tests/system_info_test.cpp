@@ -2,9 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdint>
 #include <sstream>
+#include <string>
 
+#include "platform/atomic_wait.hpp"
 #include "platform/cpu_info.hpp"
+#include "platform/joining_thread.hpp"
+#include "platform/shared_library.hpp"
 
 namespace shootout {
 namespace {
@@ -71,6 +77,32 @@ TEST(SystemInfo, TheOsIsTheOneBuiltFor) {
     EXPECT_STREQ(platform::os_name(), "linux");
 #endif
     EXPECT_NE(available_memory_bytes(), 0u);
+}
+
+// Two threads hand a word back and forth, each asleep in atomic_wait until the other's notify: a
+// lost wake-up leaves both asleep, and ctest stops the test.
+TEST(AtomicWait, EveryNotifyWakesTheSleeper) {
+    constexpr std::uint32_t kRounds = 20000;
+    std::atomic<std::uint32_t> turn{0};
+    auto play = [&](std::uint32_t first) {
+        for (std::uint32_t mine = first; mine < 2 * kRounds; mine += 2) {
+            for (std::uint32_t now = turn.load(); now != mine; now = turn.load()) platform::atomic_wait(turn, now);
+            turn.store(mine + 1);
+            platform::atomic_notify_one(turn);
+        }
+    };
+    {
+        platform::JoiningThread other(play, 1u);
+        play(0);
+    }
+    EXPECT_EQ(turn.load(), 2 * kRounds);
+}
+
+TEST(SharedLibrary, AMissingOneIsRefusedNamingTheFile) {
+    const std::string file = "/nonexistent/" + platform::versioned_library_file("shootout_missing", 1);
+    std::string error;
+    EXPECT_EQ(platform::open_library(file, error), nullptr);
+    EXPECT_NE(error.find(file), std::string::npos) << error;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// Every registered Vulkan backend against the exact sum, through the harness's timing layer. Without
-// a Vulkan loader, driver or usable device every test reports skipped, with the reason the backend
-// gives. On a CPU implementation (Mesa's lavapipe, what CI has) they run as on a GPU. Under
+// Every registered Vulkan backend against the exact sum, in every element type it takes, through the
+// harness's timing layer. Without a Vulkan loader, driver or usable device every test reports
+// skipped, with the reason the backend gives. On a CPU implementation (Mesa's lavapipe, what CI has) they run as on a GPU. Under
 // VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation (ctest's vulkan_backends_test.validation) every
 // error the layer reports fails the test it happened in.
 #include <gtest/gtest.h>
@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/backend.hpp"
@@ -16,6 +18,7 @@
 #include "bench/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "tests/backend_test_support.hpp"
+#include "tests/device_suite_checks.hpp"
 #include "tests/error_bounds.hpp"
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
@@ -30,14 +33,6 @@ std::vector<const Backend*> vulkan_backends() {
     return list;
 }
 
-double sum_with(const Backend& backend, std::span<const float> input, bool include_transfer = false) {
-    auto reduction = backend.prepare(input, {.include_transfer = include_transfer});
-    const std::optional<double> seconds = reduction->run();
-    EXPECT_TRUE(seconds && *seconds > 0) << "run() must return the time its timestamps measured";
-    reduction->run();  // a second call must give the same, from scratch
-    return reduction->result();
-}
-
 class EveryVulkanBackend : public ::testing::TestWithParam<const Backend*> {
 protected:
     void SetUp() override {
@@ -50,8 +45,9 @@ protected:
         for (std::size_t e = errors_before_; e < errors.size(); ++e) ADD_FAILURE() << "Vulkan validation error: " << errors[e];
     }
     const Backend& backend() const { return *GetParam(); }
-    void expect_exact(std::span<const float> input, bool include_transfer = false) {
-        EXPECT_EQ(sum_with(backend(), input, include_transfer), exact_sum(input).round())
+    template <class T>
+    void expect_exact(std::span<const T> input, bool include_transfer = false) {
+        EXPECT_EQ(device_sum(backend(), input, include_transfer), exact_sum_of(input).round())
             << "n=" << input.size() << (include_transfer ? " with transfer" : "");
     }
     bool on_cpu_implementation() const { return vulkan::context().facts().type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
@@ -61,26 +57,30 @@ private:
 };
 
 TEST_P(EveryVulkanBackend, EmptyIsZero) {
-    EXPECT_EQ(sum_with(backend(), {}), 0.0);
-    EXPECT_EQ(sum_with(backend(), {}, true), 0.0);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        EXPECT_EQ(device_sum(backend(), std::span<const T>()), 0.0);
+        EXPECT_EQ(device_sum(backend(), std::span<const T>(), true), 0.0);
+    });
 }
 
-// One element, sizes with a tail of 1 to 3 floats past the last 16-byte vector, one and several
-// workgroups, and inputs starting 3 floats into the host array.
+// One element, sizes with a tail of 1 to 3 elements past the last 16-byte vector, one and several
+// workgroups, and inputs starting 3 elements into the host array.
 TEST_P(EveryVulkanBackend, ExactOnSmallOddAndUnalignedSizes) {
-    const auto data = small_integers(1000003 + 3, 1, 1);
-    for (std::size_t n : {1u, 2u, 31u, 1000u, 4099u, 1000003u})
-        for (std::size_t offset : {0u, 3u}) expect_exact(std::span<const float>(data).subspan(offset, n));
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        const auto data = small_integers<T>(1000003 + 3, kExactMagnitude<T>, 1);
+        for (std::size_t n : {1u, 2u, 31u, 1000u, 4099u, 1000003u})
+            for (std::size_t offset : {0u, 3u}) expect_exact(std::span<const T>(data).subspan(offset, n));
+    });
 }
 
 TEST_P(EveryVulkanBackend, ExactOn2To22Plus5) {
-    const auto data = small_integers((1u << 22) + 5, 1, 2);
-    expect_exact(data);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { expect_exact<T>(small_integers<T>((1u << 22) + 5, 1, 2)); });
 }
 
 TEST_P(EveryVulkanBackend, ExactWithHostToDeviceTransfer) {
-    const auto data = small_integers(1000003, 1, 3);
-    expect_exact(data, true);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        expect_exact<T>(small_integers<T>(1000003, kExactMagnitude<T>, 3), true);
+    });
 }
 
 // Above 2^31 elements (8 GiB), on a GPU only (a CPU implementation would take minutes): past the
@@ -91,57 +91,33 @@ TEST_P(EveryVulkanBackend, ExactAbove2To31Elements) {
     for (std::size_t i = 0; i < data.size(); i += 257) data[i] = 1.0f;
     std::fill(data.end() - 1000, data.end(), 1.0f);
     try {
-        EXPECT_EQ(sum_with(backend(), data), exact_sum(data).round());
+        EXPECT_EQ(device_sum(backend(), data), exact_sum(data).round());
     } catch (const ResourceExhausted& e) {
         EXPECT_NE(std::string(e.what()).find("the shaders address at most 4 GiB"), std::string::npos) << e.what();
     }
 }
 
-// The bound the backend's traits promise (tests/error_bounds.hpp).
+// The bound the backend's traits for the type promise (tests/error_bounds.hpp).
 TEST_P(EveryVulkanBackend, WithinTheBoundOfItsTraitsOnUniformData) {
-    std::vector<float> v((1 << 22) + 3);
-    fill(v, Distribution::uniform, 5);
-    const double s = exact_sum(v).round();  // all positive: sum |x| = S
-    const double bound = bounds::for_traits(backend().traits, {.n = v.size(), .abs_sum = s, .exact = s, .threads = 1}).value();
-    ASSERT_TRUE(std::isfinite(bound));
-    EXPECT_LE(std::abs(sum_with(backend(), v) - s), bound)
-        << "accumulator " << to_string(backend().traits.accumulator) << ", order " << to_string(backend().traits.order);
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        device_checks::within_the_bound_of_its_traits<T>(backend(), (1u << 22) + 3);
+    });
 }
 
 TEST_P(EveryVulkanBackend, ReproducibleBackendsGiveTheSameBitsOnEveryCall) {
     if (backend().traits.reproducibility == Reproducibility::none) GTEST_SKIP() << "declares no reproducibility";
-    std::vector<float> v(1000003);
-    fill(v, Distribution::normal, 9);
-    auto reduction = backend().prepare(v, {.batch = 3});
-    reduction->run();
-    const double first = reduction->result();
-    for (int call = 0; call < 10; ++call) {
-        reduction->run();
-        ASSERT_EQ(reduction->result(), first) << "call " << call;
-    }
-    reduction->run_batch(3);
-    EXPECT_EQ(reduction->result(), first) << "after a batch";
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::the_same_bits_on_every_call<T>(backend(), 10); });
 }
 
 // A batch longer than one submission's commands leaves the same sum as one call.
 TEST_P(EveryVulkanBackend, BatchedCallsSumTheInputEachTime) {
-    const auto data = small_integers(100003, 1, 4);
-    auto reduction = backend().prepare(data, {.batch = 70});
-    for (int batch = 0; batch < 2; ++batch) {
-        EXPECT_GT(reduction->run_batch(70), 0);
-        EXPECT_EQ(reduction->result(), exact_sum(data).round()) << "batch " << batch;
-    }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        device_checks::every_batched_call_sums_the_input<T>(backend(), small_integers<T>(100003, kExactMagnitude<T>, 4), 70, 2);
+    });
 }
 
 TEST_P(EveryVulkanBackend, NanAndInfinityPropagate) {
-    for (std::size_t n : {1u, 33u, 1000003u})
-        for (std::size_t where : {std::size_t{0}, n / 2, n - 1}) {
-            std::vector<float> v(n, 1.0f);
-            v[where] = std::numeric_limits<float>::quiet_NaN();
-            EXPECT_TRUE(std::isnan(sum_with(backend(), v))) << "NaN at " << where << " of " << n;
-            v[where] = std::numeric_limits<float>::infinity();
-            EXPECT_EQ(sum_with(backend(), v), std::numeric_limits<double>::infinity()) << "Inf at " << where << " of " << n;
-        }
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { device_checks::nan_and_infinity_propagate<T>(backend()); });
 }
 
 // The CSV's gpu column names the device, its type, driver and Vulkan version: a CPU
@@ -168,6 +144,22 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryVulkanBackend, ::testing::ValuesIn(vulka
 TEST(VulkanBuild, HasItsBackendsAndOneCeiling) {
     ASSERT_FALSE(find_device_api(vulkan::kDevice)->unbuilt);
     EXPECT_EQ(vulkan_backends().size(), 3u);
+}
+
+// The single-pass backends take doubles and sum them in double where the device has shaderFloat64,
+// and say why not where it has not; the read ceiling adds floats only.
+TEST(VulkanElementTypes, DoublesWhereTheDeviceHasThem) {
+    for (const char* name : {"vulkan/single-pass", "vulkan/single-pass-shared"}) {
+        const Backend* backend = find_backend(name);
+        ASSERT_NE(backend, nullptr) << name;
+        EXPECT_TRUE(backend->takes(ElementType::f64)) << name;
+        EXPECT_EQ(backend->traits_for(ElementType::f64).accumulator, Accumulator::f64) << name;
+        EXPECT_EQ(backend->traits_for(ElementType::f32).accumulator, Accumulator::f32) << name;
+        if (backend->why_unavailable()) continue;
+        EXPECT_EQ(backend->why_type_unavailable(ElementType::f64).has_value(), !vulkan::context().facts().shader_float64) << name;
+        EXPECT_FALSE(backend->why_type_unavailable(ElementType::f32)) << name;
+    }
+    EXPECT_FALSE(find_backend("vulkan/baseline/read")->takes(ElementType::f64));
 }
 
 // Asked for, the validation layer must be there: a run that silently went without it would pass

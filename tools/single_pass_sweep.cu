@@ -1,21 +1,23 @@
 // Times SinglePass (gpu/agents/single_pass.cuh) under several policies against cub::DeviceReduce::Sum, and
 // checks them. Not part of the harness: no registered backends, no GoogleTest.
 //
-//   single_pass_sweep [--acc=f32,f64,kahan] [--sizes=10..30] [--calls=K] [--reps=5] [--isolated=21]
+//   single_pass_sweep [--acc=f32,f64,kahan] [--dtype=f32,f64,f16,bf16] [--sizes=10..30] [--calls=K]
+//                     [--reps=5] [--isolated=21]
 //   single_pass_sweep --check        exit 0: all passed, 1: a check failed, 77: no CUDA device
 //
 // Timing: the input in as many 256-byte-aligned copies as span 4x the L2, taken in turn (as the
 // harness does), so that no call reads a warm L2. "batched": K calls back to back between two events,
 // per call, median of --reps batches. "isolated": one call between two events, synchronised, median
-// of --isolated calls. Every row's result is checked against the exact sum.
+// of --isolated calls. Every row's result is checked against the exact sum. --dtype: the element
+// types of the input (GB/s counts its bytes); accumulators f32 (float), f64 (double) and kahan
+// (Kahan in the backends' type: double for f64 input, float otherwise); f32 is left out for f64
+// input, which it would round. The CUB reference sums each type as cuda/cub does.
 //
 // --check: for every policy and accumulator, sizes from 1 element to 2^24 at two alignments: calls
 // synchronised one by one (exact, same bits each call, ticket back at 0), calls back to back with no
 // synchronisation on x and -x in turn (what lets a programmatic launch overlap the call before it:
 // a slot overwritten too early mixes the two), calls alternating between objects, sizes and the
 // backends' policy, and two objects on two streams at once.
-#include <cub/device/device_reduce.cuh>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,8 +28,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpu/runtime/device.hpp"
+#include "bench/element_type.hpp"
 #include "gpu/agents/single_pass.cuh"
+#include "gpu/runtime/cub_reduce.cuh"
+#include "gpu/runtime/device.hpp"
+#include "gpu/runtime/element_dispatch.cuh"
 
 using namespace shootout::cuda;
 
@@ -66,8 +71,8 @@ std::string policy_name() {
 }
 
 // The policy's name, flagged where a pdl policy launches plainly (a kernel built for before sm_90).
-template <class Acc, class P>
-std::string pass_name(const SinglePass<Acc, P>& pass) {
+template <class Acc, class In, class P>
+std::string pass_name(const SinglePass<Acc, In, P>& pass) {
     return policy_name<P>() + (P::kLaunch == Launch::pdl && !pass.programmatic() ? "(off)" : "");
 }
 
@@ -80,6 +85,7 @@ const char* acc_name() {
 
 struct Options {
     std::vector<std::string> accs = {"f32"};
+    std::vector<shootout::ElementType> dtypes = {shootout::ElementType::f32};
     int min_log = 10, max_log = 30;
     int calls = 0;  // 0: by size
     int reps = 5, isolated = 21;
@@ -92,25 +98,28 @@ double median(std::vector<double> v) {
 
 // The timing input: x[i] = 1 where i % 1024 == 0, else 0, in every copy. Every partial sum of any
 // order is an integer below 2^24, so every accumulator must return exactly ceil(n / 1024).
-__global__ void fill_sparse_ones(float* x, std::size_t total, std::size_t stride, std::size_t n) {
+template <class In>
+__global__ void fill_sparse_ones(In* x, std::size_t total, std::size_t stride, std::size_t n) {
     for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < total; i += std::size_t{gridDim.x} * blockDim.x) {
         const std::size_t j = i % stride;
-        x[i] = j < n && j % 1024 == 0 ? 1.0f : 0.0f;
+        x[i] = static_cast<In>(j < n && j % 1024 == 0 ? 1.0f : 0.0f);
     }
 }
 
+// Copies of n elements of In, each 256-byte aligned, spanning 4x the L2.
+template <class In>
 class Copies {
 public:
-    explicit Copies(std::size_t n) : n_(n), stride_((n + 63) / 64 * 64) {
-        const std::size_t span = 4 * device_properties().l2_bytes, copy = stride_ * sizeof(float);
+    explicit Copies(std::size_t n) : n_(n), stride_((n * sizeof(In) + 255) / 256 * 256 / sizeof(In)) {
+        const std::size_t span = 4 * device_properties().l2_bytes, copy = stride_ * sizeof(In);
         count_ = copy < span ? (span + copy - 1) / copy : 1;
-        data_ = DeviceBuffer<float>(stride_ * count_);
+        data_ = DeviceBuffer<In>(stride_ * count_);
         fill_sparse_ones<<<1024, 256>>>(data_.get(), stride_ * count_, stride_, n_);
         SHOOTOUT_CUDA_CHECK_LAUNCH(fill_sparse_ones);
         SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
     }
-    const float* next() {
-        const float* p = data_.get() + next_ * stride_;
+    const In* next() {
+        const In* p = data_.get() + next_ * stride_;
         next_ = (next_ + 1) % count_;
         return p;
     }
@@ -118,15 +127,15 @@ public:
 
 private:
     std::size_t n_, stride_, count_ = 1, next_ = 0;
-    DeviceBuffer<float> data_;
+    DeviceBuffer<In> data_;
 };
 
 struct Times {
     double batched_us = 0, isolated_us = 0;
 };
 
-template <class Enqueue>
-Times time_calls(Enqueue&& enqueue, Copies& copies, int calls, const Options& o, cudaStream_t stream) {
+template <class Enqueue, class In>
+Times time_calls(Enqueue&& enqueue, Copies<In>& copies, int calls, const Options& o, cudaStream_t stream) {
     cudaEvent_t start, stop;
     SHOOTOUT_CUDA_CHECK(cudaEventCreate(&start));
     SHOOTOUT_CUDA_CHECK(cudaEventCreate(&stop));
@@ -143,7 +152,7 @@ Times time_calls(Enqueue&& enqueue, Copies& copies, int calls, const Options& o,
         batches.push_back(ms * 1e3 / calls);
     }
     for (int r = 0; r < o.isolated; ++r) {
-        const float* in = copies.next();
+        const In* in = copies.next();
         SHOOTOUT_CUDA_CHECK(cudaEventRecord(start, stream));
         enqueue(in, stream);
         SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -164,49 +173,72 @@ Result read_back(const Result* device) {
     return r;
 }
 
+template <class In>
 void print_row(const char* acc, const std::string& policy, std::size_t n, unsigned grid, int regs, int per_sm, Times t,
                Times cub, bool correct) {
-    const double gbps = static_cast<double>(n) * sizeof(float) / (t.batched_us * 1e3);
-    std::printf("%-6s %-24s %12zu %6u %5d %4d %10.2f %8.1f %10.2f %7.2f %7.2f %s\n", acc, policy.c_str(), n, grid, regs, per_sm,
-                t.batched_us, gbps, t.isolated_us, cub.batched_us / t.batched_us, cub.isolated_us / t.isolated_us,
-                correct ? "ok" : "WRONG");
+    const double gbps = static_cast<double>(n) * sizeof(In) / (t.batched_us * 1e3);
+    const std::string_view dtype = to_string(device_element_type<In>());
+    std::printf("%-6s %-5.*s %-24s %12zu %6u %5d %4d %10.2f %8.1f %10.2f %7.2f %7.2f %s\n", acc, static_cast<int>(dtype.size()),
+                dtype.data(), policy.c_str(), n, grid, regs, per_sm, t.batched_us, gbps, t.isolated_us, cub.batched_us / t.batched_us,
+                cub.isolated_us / t.isolated_us, correct ? "ok" : "WRONG");
 }
 
-template <class Acc, class P>
-bool time_policy(std::size_t n, Copies& copies, int calls, const Options& o, cudaStream_t stream, Times cub, bool tuned) {
-    SinglePass<Acc, P> pass(n);
+template <class Acc, class P, class In>
+bool time_policy(std::size_t n, Copies<In>& copies, int calls, const Options& o, cudaStream_t stream, Times cub, bool tuned) {
+    SinglePass<Acc, In, P> pass(n);
     DeviceBuffer<typename Acc::Result> out(1);
-    const Times t = time_calls([&](const float* in, cudaStream_t s) { pass.enqueue(in, out.get(), s); }, copies, calls, o, stream);
+    const Times t = time_calls([&](const In* in, cudaStream_t s) { pass.enqueue(in, out.get(), s); }, copies, calls, o, stream);
     SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream));
     const bool correct = static_cast<double>(read_back(out.get())) == copies.exact() && read_back(pass.ticket()) == 0;
     cudaFuncAttributes attributes{};
-    SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, P>));
+    SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, P, In>));
     int per_sm = 0;
-    SHOOTOUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, single_pass_sum<Acc, P>, P::kBlockThreads, 0));
-    print_row(acc_name<Acc>(), (tuned ? "*" : " ") + pass_name(pass), n, pass.grid(), attributes.numRegs, per_sm, t, cub, correct);
+    SHOOTOUT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, single_pass_sum<Acc, P, In>, P::kBlockThreads, 0));
+    print_row<In>(acc_name<Acc>(), (tuned ? "*" : " ") + pass_name(pass), n, pass.grid(), attributes.numRegs, per_sm, t, cub, correct);
     return correct;
 }
 
-Times time_cub(std::size_t n, Copies& copies, int calls, const Options& o, cudaStream_t stream, bool& correct) {
-    DeviceBuffer<float> out(1);
+// cub::DeviceReduce as cuda/cub calls it: float and double in their own type, the 16-bit types in float.
+template <class In>
+Times time_cub(std::size_t n, Copies<In>& copies, int calls, const Options& o, cudaStream_t stream, bool& correct) {
+    using Acc = DefaultAccumulation<In>;
+    DeviceBuffer<Acc> out(1);
     std::size_t bytes = 0;
     const auto items = static_cast<std::int64_t>(n);
-    SHOOTOUT_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const float*>(nullptr), out.get(), items));
+    SHOOTOUT_CUDA_CHECK((cub_sum<In, Acc>(nullptr, bytes, nullptr, out.get(), items, nullptr)));
     DeviceBuffer<unsigned char> temp(bytes);
     const Times t = time_calls(
-        [&](const float* in, cudaStream_t s) { SHOOTOUT_CUDA_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, in, out.get(), items, s)); },
+        [&](const In* in, cudaStream_t s) { SHOOTOUT_CUDA_CHECK((cub_sum<In, Acc>(temp.get(), bytes, in, out.get(), items, s))); },
         copies, calls, o, stream);
     SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream));
     correct = static_cast<double>(read_back(out.get())) == copies.exact();
     return t;
 }
 
-template <class Acc>
-bool sweep_size(std::size_t n, Copies& copies, int calls, const Options& o, cudaStream_t stream, Times cub) {
-    using Tuned = typename SinglePassTuning<Acc>::Policy;
+template <class Acc, class In>
+bool sweep_size(std::size_t n, Copies<In>& copies, int calls, const Options& o, cudaStream_t stream, Times cub) {
+    using Tuned = typename SinglePassTuning<Acc, In>::Policy;
     bool ok = time_policy<Acc, Tuned>(n, copies, calls, o, stream, cub, true);
     std::apply([&]<class... P>(P...) { ((ok &= std::is_same_v<P, Tuned> || time_policy<Acc, P>(n, copies, calls, o, stream, cub, false)), ...); },
                SweepPolicies{});
+    return ok;
+}
+
+// Every accumulator asked for over the copies of one size and type, against CUB.
+template <class In>
+bool sweep_type(std::size_t n, int calls, const Options& o, cudaStream_t stream) {
+    Copies<In> copies(n);
+    bool cub_ok = true;
+    const Times cub = time_cub(n, copies, calls, o, stream, cub_ok);
+    print_row<In>("cub", " cub", n, 0, 0, 0, cub, cub, cub_ok);
+    bool ok = true;
+    for (const std::string& acc : o.accs) {
+        if (acc == "f32") {
+            if constexpr (!std::is_same_v<In, double>) ok &= sweep_size<PlainSum<float>>(n, copies, calls, o, stream, cub);
+        }
+        if (acc == "f64") ok &= sweep_size<PlainSum<double>>(n, copies, calls, o, stream, cub);
+        if (acc == "kahan") ok &= sweep_size<KahanSum<DefaultAccumulation<In>>>(n, copies, calls, o, stream, cub);
+    }
     return ok;
 }
 
@@ -216,23 +248,16 @@ int sweep(const Options& o) {
     std::printf("# batched: median of %d batches of K back-to-back calls; isolated: median of %d synchronised calls;\n", o.reps, o.isolated);
     std::printf("# inputs rotate over copies spanning 4x L2. policy: threads x loads in flight / min blocks per SM [/ passes]\n");
     std::printf("# [/acqrel: fence] [/pdl: programmatic dependent launch] [/even: contiguous tiles per block] [/L2:256: prefetch hint]; * = the backends'\n");
-    std::printf("# %-4s %-24s %12s %6s %5s %4s %10s %8s %10s %7s %7s\n", "acc", "policy", "n", "grid", "regs", "b/SM", "batch_us",
-                "GB/s", "iso_us", "xcub_b", "xcub_i");
+    std::printf("# %-4s %-5s %-24s %12s %6s %5s %4s %10s %8s %10s %7s %7s\n", "acc", "dtype", "policy", "n", "grid", "regs", "b/SM",
+                "batch_us", "GB/s", "iso_us", "xcub_b", "xcub_i");
     cudaStream_t stream;
     SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     bool ok = true;
     for (int log = o.min_log; log <= o.max_log; ++log) {
         const std::size_t n = std::size_t{1} << log;
         const int calls = o.calls > 0 ? o.calls : static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 30) / n, 10, 1000));
-        Copies copies(n);
-        bool cub_ok = true;
-        const Times cub = time_cub(n, copies, calls, o, stream, cub_ok);
-        print_row("cub", " cub", n, 0, 0, 0, cub, cub, cub_ok);
-        for (const std::string& acc : o.accs) {
-            if (acc == "f32") ok &= sweep_size<PlainSum<float>>(n, copies, calls, o, stream, cub);
-            if (acc == "f64") ok &= sweep_size<PlainSum<double>>(n, copies, calls, o, stream, cub);
-            if (acc == "kahan") ok &= sweep_size<KahanSum>(n, copies, calls, o, stream, cub);
-        }
+        for (const shootout::ElementType dtype : o.dtypes)
+            ok &= with_device_type(dtype, [&]<class In>(std::type_identity<In>) { return sweep_type<In>(n, calls, o, stream); });
         std::fflush(stdout);
     }
     cudaStreamDestroy(stream);
@@ -262,7 +287,7 @@ std::vector<float> small_integers(std::size_t n) {
 // Each call with *out poisoned (NaN) first: a call that writes nothing, or a ticket left unreset (the
 // next call would find no last block), shows as NaN or as a counter not back at 0.
 template <class Acc, class P>
-void check_calls(const SinglePass<Acc, P>& pass, const float* in, double exact, int calls, cudaStream_t stream, const std::string& what) {
+void check_calls(const SinglePass<Acc, float, P>& pass, const float* in, double exact, int calls, cudaStream_t stream, const std::string& what) {
     using Result = typename Acc::Result;
     DeviceBuffer<Result> out(1);
     Result first{};
@@ -295,7 +320,7 @@ struct Input {
 // then as many into one shared result (the last call's must stand). The results are read after one
 // synchronisation at the end.
 template <class Acc, class P>
-void check_back_to_back(const SinglePass<Acc, P>& pass, const std::vector<Input>& inputs, int calls, cudaStream_t stream,
+void check_back_to_back(const SinglePass<Acc, float, P>& pass, const std::vector<Input>& inputs, int calls, cudaStream_t stream,
                         const std::string& what) {
     using Result = typename Acc::Result;
     DeviceBuffer<Result> outs(calls + 1);
@@ -320,7 +345,7 @@ template <class Acc, class P>
 void check_policy(const float* device_data, const float* negated_data, const std::vector<float>& host_data, cudaStream_t s1,
                   cudaStream_t s2) {
     std::string name = std::string(acc_name<Acc>()) + " " + policy_name<P>();
-    if (P::kLaunch == Launch::pdl) name += SinglePass<Acc, P>(1).programmatic() ? " (programmatic)" : " (pdl off: kernel built before sm_90)";
+    if (P::kLaunch == Launch::pdl) name += SinglePass<Acc, float, P>(1).programmatic() ? " (programmatic)" : " (pdl off: kernel built before sm_90)";
     const auto exact = [&](std::size_t offset, std::size_t n) {
         double sum = 0;
         for (std::size_t i = offset; i < offset + n; ++i) sum += host_data[i];
@@ -330,7 +355,7 @@ void check_policy(const float* device_data, const float* negated_data, const std
     for (std::size_t n : {std::size_t{1}, std::size_t{31}, std::size_t{4096}, std::size_t{4097}, std::size_t{1000003},
                           (std::size_t{1} << 20) + 7, big})
         for (std::size_t offset : {0, 3}) {
-            const SinglePass<Acc, P> pass(n);
+            const SinglePass<Acc, float, P> pass(n);
             const std::string what = name + " n=" + std::to_string(n) + " offset=" + std::to_string(offset) + " grid=" + std::to_string(pass.grid());
             check_calls(pass, device_data + offset, exact(offset, n), n == big ? 5 : 50, s1, what);
             const double e0 = exact(offset, n), e3 = exact(offset ^ 3, n);
@@ -340,7 +365,7 @@ void check_policy(const float* device_data, const float* negated_data, const std
                                n == big ? 8 : 64, s1, what);
         }
     // Two prepared reductions of different sizes, alternating on one stream, then running at once on two.
-    const SinglePass<Acc, P> a(1000003), b(4097 * 64 + 1);
+    const SinglePass<Acc, float, P> a(1000003), b(4097 * 64 + 1);
     for (int round = 0; round < 5; ++round) {
         check_calls(a, device_data + 3, exact(3, 1000003), 2, s1, name + " interleaved a");
         check_calls(b, device_data, exact(0, 4097 * 64 + 1), 2, s1, name + " interleaved b");
@@ -351,7 +376,7 @@ void check_policy(const float* device_data, const float* negated_data, const std
     // turn. A programmatic call must neither start on the slots nor take a ticket before the call
     // before it, whatever that was, has completed.
     {
-        const SinglePass<Acc, typename SinglePassTuning<Acc>::Policy> c((std::size_t{1} << 20) + 7);
+        const SinglePass<Acc, float, typename SinglePassTuning<Acc>::Policy> c((std::size_t{1} << 20) + 7);
         const std::size_t na = 1000003, nb = 4097 * 64 + 1, nc = (std::size_t{1} << 20) + 7;
         constexpr int kRounds = 16;
         DeviceBuffer<Result> outs(3 * kRounds);
@@ -403,7 +428,7 @@ int check() {
     SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
     check_accumulator<PlainSum<float>>(data.get(), negated.get(), host, s1, s2);
     check_accumulator<PlainSum<double>>(data.get(), negated.get(), host, s1, s2);
-    check_accumulator<KahanSum>(data.get(), negated.get(), host, s1, s2);
+    check_accumulator<KahanSum<float>>(data.get(), negated.get(), host, s1, s2);
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
     std::printf("single_pass_sweep --check on %s: %d passed, %d failed\n", device_properties().name.c_str(), passes, failures);
@@ -412,7 +437,7 @@ int check() {
 
 [[noreturn]] void usage(const char* bad) {
     std::fprintf(stderr, "single_pass_sweep: bad argument '%s'\nusage: single_pass_sweep [--check] [--acc=f32,f64,kahan] "
-                         "[--sizes=LO..HI (log2)] [--calls=K] [--reps=R] [--isolated=N]\n", bad);
+                         "[--dtype=f32,f64,f16,bf16] [--sizes=LO..HI (log2)] [--calls=K] [--reps=R] [--isolated=N]\n", bad);
     std::exit(2);
 }
 
@@ -438,6 +463,15 @@ int main(int argc, char** argv) {
                 const std::string acc = a.substr(pos, comma - pos);
                 if (acc != "f32" && acc != "f64" && acc != "kahan") usage(argv[i]);
                 o.accs.push_back(acc);
+                pos = comma + 1;
+            }
+        } else if (a.starts_with("--dtype=")) {
+            o.dtypes.clear();
+            for (std::size_t pos = 8; pos <= a.size();) {
+                const std::size_t comma = std::min(a.find(',', pos), a.size());
+                const auto dtype = shootout::element_type_named(a.substr(pos, comma - pos));
+                if (!dtype) usage(argv[i]);
+                o.dtypes.push_back(*dtype);
                 pos = comma + 1;
             }
         } else if (a.starts_with("--sizes=")) {

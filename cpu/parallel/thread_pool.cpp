@@ -5,11 +5,12 @@
 #include <string>
 
 #include "platform/affinity.hpp"
+#include "platform/atomic_wait.hpp"
 
 namespace shootout {
 namespace {
 
-// How long a waiting thread spins before it sleeps on the futex. Waking a sleeping thread costs
+// How long a waiting thread spins before it sleeps in the kernel. Waking a sleeping thread costs
 // from a few microseconds on bare metal to hundreds in a virtual machine (measured: 336 us per call
 // for 16 threads on a 16-vCPU Firecracker guest with a 1024-pause window, which let every thread fall
 // asleep between calls). A window well above one wake-up keeps back-to-back calls hot; libgomp and
@@ -27,20 +28,19 @@ inline void spin_pause() {
 #endif
 }
 
-// Returns once value differs from old (acquire); spins first, then sleeps on the futex.
-template <class T>
-T wait_for_change(const std::atomic<T>& value, T old) {
+// Returns once value differs from old (acquire); spins first, then sleeps in the kernel.
+std::uint32_t wait_for_change(const std::atomic<std::uint32_t>& value, std::uint32_t old) {
     const auto give_up = std::chrono::steady_clock::now() + kSpinWindow;
     do {
         for (int spin = 0; spin < kPausesPerClockRead; ++spin) {
-            const T now = value.load(std::memory_order_acquire);
+            const std::uint32_t now = value.load(std::memory_order_acquire);
             if (now != old) return now;
             spin_pause();
         }
     } while (std::chrono::steady_clock::now() < give_up);
     for (;;) {
-        value.wait(old, std::memory_order_acquire);
-        const T now = value.load(std::memory_order_acquire);
+        platform::atomic_wait(value, old);
+        const std::uint32_t now = value.load(std::memory_order_acquire);
         if (now != old) return now;
     }
 }
@@ -76,7 +76,7 @@ void ThreadPool::stop() {
     if (!workers_.empty()) {
         stopping_.store(true, std::memory_order_relaxed);  // published by the generation's release
         generation_.fetch_add(1, std::memory_order_release);
-        generation_.notify_all();
+        platform::atomic_notify_all(generation_);
         for (auto& worker : workers_) worker.join();
         workers_.clear();
     }
@@ -95,7 +95,7 @@ void ThreadPool::run_erased(void* task, void (*invoke)(void*, int), bool shared)
     invoke_ = invoke;
     remaining_.store(static_cast<std::uint32_t>(workers_.size()), std::memory_order_relaxed);
     const std::uint32_t generation = generation_.fetch_add(1, std::memory_order_release) + 1;
-    generation_.notify_all();  // a system call only when some worker is asleep
+    platform::atomic_notify_all(generation_);  // a system call only when some worker is asleep
     invoke(task, 0);
     if (shared) {
         // An exchange, not a store: the store-then-load against a worker's increment-then-load must
@@ -122,9 +122,9 @@ void ThreadPool::work(int part) {
         // an ordinary run is never closed. Generations wrap: compare their difference.
         if (static_cast<std::int32_t>(seen - closed_.load(std::memory_order_seq_cst)) > 0) {
             invoke_(task_, part);
-            if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
+            if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) platform::atomic_notify_one(remaining_);
         }
-        if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) active_.notify_one();
+        if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) platform::atomic_notify_one(active_);
     }
 }
 

@@ -2,8 +2,8 @@
 // part 0 and the pool's threads parts 1 .. size() - 1.
 //
 // Waiting: a waiting thread spins for up to 2 ms (back-to-back calls, and the last worker finishing,
-// come well within that) and then sleeps in the kernel on the atomic (futex), so an idle pool costs
-// no CPU.
+// come well within that) and then sleeps in the kernel on the atomic (futex, WaitOnAddress:
+// platform/atomic_wait.hpp), so an idle pool costs no CPU.
 //
 // Pinning: when there are no more threads than CPUs this process may run on, part k runs on the
 // k-th of those CPUs, the calling thread included (its own affinity is restored when the pool is

@@ -3,7 +3,8 @@
 // Finish: round it to a double (cuda/exact), or write it as integer words for an all-reduce
 // (nccl/exact). Integer additions do not depend on order, so the total is the same for any grid and
 // block size.
-//  1. Floats: each thread runs a grid-stride loop of 16-byte loads, several in flight
+//  1. Floats, and float16 and bfloat16 values (every one a float, widened as loaded: 8 of them a
+//     16-byte load): each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
 //     registers, without a branch. Once per 16 floats one branch takes the others, if any: those in
@@ -26,9 +27,11 @@
 #include <cfloat>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/grid_stride_agent.cuh"
+#include "gpu/primitives/element_vector.cuh"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device_buffer.cuh"
 #include "gpu/runtime/launch_config.cuh"
@@ -39,15 +42,22 @@ namespace shootout::cuda::exact_agent {
 // is a float (x * scale is one FMUL); floats below 2^-103 go to the digits.
 inline constexpr int kWindowTopBit = 53, kWindowLowestLsb = -126;
 inline constexpr int kWindowBinades = kWindowTopBit - 23;
-// Loop trips per round: 16 x 4 loads x 4 floats = 256 floats. With the unaligned head before the
-// first round and the last vectors and tail after the last, at most 269 < 2^9 floats are added
-// between folds, so the register total stays below 2^9 x 2^53 = 2^62.
-inline constexpr int kTripsPerRound = 16;
+// Loop trips per round: 256 floats, 16 x 4 loads x 4 floats or 8 x 4 loads x 8 16-bit values. With
+// the unaligned head before the first round and the last vectors and tail after the last, at most
+// 256 + 2 x 7 + 3 x 8 = 294 < 2^9 floats are added between folds, so the register total stays below
+// 2^9 x 2^53 = 2^62.
+template <class In>
+inline constexpr int kTripsPerRound = 256 / (kLoadsInFlight * kVectorLanes<In>);
 // A round adds at most 2 per float and 3 per fold to a digit (< 2^10): normalizing every 2^16
 // rounds keeps every digit far from 2^63 however many floats a thread takes.
 inline constexpr unsigned kRoundsPerNormalize = 1u << 16;
 // A double adds at most once to a digit: normalizing every 2^20 keeps digits far below 2^63.
 inline constexpr unsigned kDoublesPerNormalize = 1u << 20;
+
+// The format whose superaccumulator digits sum In: double for doubles; float for floats and for the
+// 16-bit types, whose every value is a float.
+template <class In>
+using ExactFormat = std::conditional_t<std::is_same_v<In, double>, double, float>;
 
 // The grid's total between its blocks' atomics and the last block's Finish; all zeros between
 // launches.
@@ -84,16 +94,18 @@ public:
         move_window(0.0f);
     }
 
-    // The main loop's two steps for a trip's floats: every float inside the window, returning
-    // whether all were; then, only if not, the others, judged by the window the first step used.
-    __device__ bool add_inside(float4 v) {
-        return add_inside(v.x) & add_inside(v.y) & add_inside(v.z) & add_inside(v.w);  // no branches
+    // The main loop's two steps for a trip's floats, a 16-byte vector of In: every float inside the
+    // window, returning whether all were; then, only if not, the others, judged by the window the
+    // first step used.
+    template <class In>
+    __device__ bool add_inside(uint4 v) {
+        if constexpr (kVectorLanes<In> == 4) return add_inside(float_quad<In, 0>(v));
+        else return add_inside(float_quad<In, 0>(v)) & add_inside(float_quad<In, 1>(v));  // no branches
     }
-    __device__ void add_missed(float4 v, const exact::Window& used) {
-        add_missed(v.x, used);
-        add_missed(v.y, used);
-        add_missed(v.z, used);
-        add_missed(v.w, used);
+    template <class In>
+    __device__ void add_missed(uint4 v, const exact::Window& used) {
+        add_missed(float_quad<In, 0>(v), used);
+        if constexpr (kVectorLanes<In> == 8) add_missed(float_quad<In, 1>(v), used);
     }
     __device__ const exact::Window& window() const { return window_; }
 
@@ -113,6 +125,15 @@ public:
     }
 
 private:
+    __device__ bool add_inside(float4 v) {
+        return add_inside(v.x) & add_inside(v.y) & add_inside(v.z) & add_inside(v.w);  // no branches
+    }
+    __device__ void add_missed(float4 v, const exact::Window& used) {
+        add_missed(v.x, used);
+        add_missed(v.y, used);
+        add_missed(v.z, used);
+        add_missed(v.w, used);
+    }
     __device__ void fold() {
         if (total_ != 0) exact::add_fixed(digits_, total_, window_.lsb);
         if (total_below_ != 0) exact::add_fixed(digits_, total_below_, window_.lsb - kWindowBinades);
@@ -156,42 +177,44 @@ private:
     unsigned specials_ = 0, rounds_ = 0;
 };
 
-// Step 1 for floats: this thread's part of in[0..n) into its digits; returns its specials.
-__device__ inline unsigned add_thread_part(const float* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+// Step 1 for floats and the 16-bit types: this thread's part of in[0..n) into its digits; returns
+// its specials.
+template <class In>
+__device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
     FloatThreadSum sum(digits);
     const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
-    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(in) % sizeof(float4) / sizeof(float);
-    const std::size_t head = misalignment == 0 ? 0 : (4 - misalignment < n ? 4 - misalignment : n);
-    if (thread < head) sum.add(in[thread]);
+    const AlignedBody<In> aligned(in, n);
+    if (thread < aligned.head) sum.add(widen<float>(in[thread]));
 
-    const float4* __restrict__ body = reinterpret_cast<const float4*>(in + head);
-    const std::size_t vectors = (n - head) / 4;
+    const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + aligned.head);
+    const std::size_t vectors = aligned.vectors;
     std::size_t i = thread;
     while (i + (kLoadsInFlight - 1) * threads < vectors) {
-        for (int trip = 0; trip < kTripsPerRound && i + (kLoadsInFlight - 1) * threads < vectors;
+        for (int trip = 0; trip < kTripsPerRound<In> && i + (kLoadsInFlight - 1) * threads < vectors;
              ++trip, i += kLoadsInFlight * threads) {
-            float4 v[kLoadsInFlight];
+            uint4 v[kLoadsInFlight];
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
             const exact::Window used = sum.window();
             bool inside = true;
 #pragma unroll
-            for (int k = 0; k < kLoadsInFlight; ++k) inside &= sum.add_inside(v[k]);
+            for (int k = 0; k < kLoadsInFlight; ++k) inside &= sum.add_inside<In>(v[k]);
             if (!inside) [[unlikely]]
 #pragma unroll 1
                 for (int k = 0; k < kLoadsInFlight; ++k)  // one copy of the slow path, v still in registers
-                    sum.add_missed(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3], used);
+                    sum.add_missed<In>(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3], used);
         }
         sum.end_round();
     }
     for (; i < vectors; i += threads) {
-        const float4 v = body[i];
+        const uint4 v = body[i];
         const exact::Window used = sum.window();
-        if (!sum.add_inside(v)) sum.add_missed(v, used);
+        if (!sum.add_inside<In>(v)) sum.add_missed<In>(v, used);
     }
-    const std::size_t tail = head + 4 * vectors + thread;
-    if (tail < n) sum.add(in[tail]);
+    const std::size_t tail = aligned.tail() + thread;
+    if (tail < n) sum.add(widen<float>(in[tail]));
     return sum.finish();
 }
 
@@ -224,10 +247,11 @@ __device__ void add_block_to_grid(const std::int64_t* digits, unsigned specials,
 }
 
 // The exact sum of in[0..n) into `grid`; the last block hands the total to finish(const
-// exact::Sum<T>&) and leaves `grid` zeroed. blockDim.x a multiple of 32;
-// shared_bytes_per_thread<T>() x blockDim.x bytes of dynamic shared memory.
-template <class T, class Finish>
-__global__ void exact_sum(const T* __restrict__ in, std::size_t n, GridTotal<T>* grid, Finish finish) {
+// exact::Sum<ExactFormat<In>>&) and leaves `grid` zeroed. blockDim.x a multiple of 32;
+// shared_bytes_per_thread<ExactFormat<In>>() x blockDim.x bytes of dynamic shared memory.
+template <class In, class Finish>
+__global__ void exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* grid, Finish finish) {
+    using T = ExactFormat<In>;
     extern __shared__ std::int64_t digits[];
     const unsigned specials = add_thread_part(in, n, SharedDigits<T>{digits + threadIdx.x, blockDim.x});
 
@@ -247,22 +271,25 @@ __global__ void exact_sum(const T* __restrict__ in, std::size_t n, GridTotal<T>*
     finish(total);
 }
 
-// exact_sum<T, Finish> for n elements: its launch sizes and its grid total, zeroed once here and
+// exact_sum<In, Finish> for n elements: its launch sizes and its grid total, zeroed once here and
 // left zeroed by every launch.
-template <class T, class Finish>
+template <class In, class Finish>
 class ExactLaunch {
 public:
+    using T = ExactFormat<In>;
+
     explicit ExactLaunch(std::size_t n) : n_(n), grid_total_(1) {
-        constexpr auto kernel = exact_sum<T, Finish>;
+        constexpr auto kernel = exact_sum<In, Finish>;
         launch_.block = power_of_two_block(kernel, shared_bytes_per_thread<T>());
-        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block), resident_blocks(kernel, launch_.block, shared_bytes()));
+        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block, kLoadsInFlight, kVectorLanes<In>),
+                                       resident_blocks(kernel, launch_.block, shared_bytes()));
         // Zeros, complete before any launch on the backend's (non-blocking) stream.
         SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(GridTotal<T>)));
         SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
     // Enqueues the sum of in[0..n) on `stream`; with n = 0, reads nothing and finishes a zero sum.
-    void enqueue(const T* in, Finish finish, cudaStream_t stream) {
+    void enqueue(const In* in, Finish finish, cudaStream_t stream) {
         exact_sum<<<launch_.grid, launch_.block, shared_bytes(), stream>>>(in, n_, grid_total_.get(), finish);
         SHOOTOUT_CUDA_CHECK_LAUNCH(exact_sum);
     }

@@ -4,8 +4,10 @@
 // the input (grid and block size, fixed by n and the device) and the combining tree are the same on
 // every call, so the same input gives the same bits.
 //
-// Tuning is a policy type, as CUB's agent policies and the CPU side's Avx2Policy: the backends take
-// SinglePassTuning<Acc>::Policy, tools/single_pass_sweep.cu instantiates several and times them.
+// The input is any element type of gpu/primitives/element_vector.cuh, read 16 bytes a load and widened
+// to the accumulator's type. Tuning is a policy type, as CUB's agent policies and the CPU side's
+// Avx2Policy: the backends take SinglePassTuning<Acc, In>::Policy, tools/single_pass_sweep.cu
+// instantiates several and times them.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -75,8 +77,9 @@ struct SinglePassPolicy {
 // block per 16 KiB) and the last block's combine short. Programmatic dependent launch: in a stream
 // of calls the next call's loads overlap this call's tail, 4.1 -> 3.0 us per call at 2^16 on the
 // H200; contiguous tiles per block (even share): 4520 -> 4585 GB/s at 2^30
-// (results/tuning/single_pass_sweep_h200.txt).
-template <class Acc>
+// (results/tuning/single_pass_sweep_h200.txt). One policy for every element type: a load is 16 bytes
+// whatever the type, so the bytes in flight, the grid and the slots are the same.
+template <class Acc, class In = float>
 struct SinglePassTuning {
     using Policy = SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::even_share>;
 };
@@ -114,8 +117,10 @@ __device__ __forceinline__ void pdl_wait() {
 }
 
 // This thread's share of the input under the policy's partition and load.
-template <class Acc, class Policy>
-__device__ typename Acc::State thread_partial(const float* __restrict__ in, std::size_t n) {
+template <class Acc, class Policy, class In>
+__device__ typename Acc::State thread_partial(const In* __restrict__ in, std::size_t n) {
+    static_assert(Policy::kPartition == Partition::even_share || !WarpCollective<Acc>,
+                  "a warp-collective accumulator needs even_share, whose trips are the same for the whole block");
     if constexpr (Policy::kPartition == Partition::even_share)
         return even_share_partial<Acc, Policy::kBlockThreads, Policy::kLoadsInFlight, Policy::kLoad>(in, n);
     else
@@ -129,9 +134,9 @@ __device__ void ticket_fence() {
 }
 
 // slots: one per block; ticket: 0 before the launch, and 0 again after it (atomicInc wraps it).
-template <class Acc, class Policy>
+template <class Acc, class Policy, class In>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSm)
-single_pass_sum(const float* __restrict__ in, std::size_t n, typename Acc::State* slots, unsigned* ticket,
+single_pass_sum(const In* __restrict__ in, std::size_t n, typename Acc::State* slots, unsigned* ticket,
                 typename Acc::Result* out) {
     using State = typename Acc::State;
     constexpr bool kPdl = Policy::kLaunch == Launch::pdl;
@@ -142,7 +147,7 @@ single_pass_sum(const float* __restrict__ in, std::size_t n, typename Acc::State
     // successor starts only once all of that grid's blocks have, so the oldest unfinished grid is
     // always wholly resident.
     if constexpr (kPdl) pdl_launch_dependents();
-    const State block_state = block_reduce<Acc>(thread_partial<Acc, Policy>(in, n));
+    const State block_state = block_reduce<Acc>(thread_partial<Acc, Policy, In>(in, n));
     // Everything below touches what the previous call on the stream may still be using: its last
     // block reading the slots, the ticket, *out. Every thread waits (griddepcontrol.wait orders the
     // executing thread only), block_reduce's shared-memory work already done.
@@ -186,32 +191,33 @@ single_pass_sum(const float* __restrict__ in, std::size_t n, typename Acc::State
 // The grid for n elements: enough blocks that each thread makes SmallGridPasses passes of
 // LoadsInFlight 16-byte loads (even_share: each block SmallGridPasses tiles, the same count), and
 // never more than fit on the device at once (occupancy API x SMs), beyond which the grid-stride loop,
-// or longer runs of tiles, take the rest. A function of n and the device only.
-template <class Acc, class Policy>
+// or longer runs of tiles, take the rest. A function of n, the element type and the device only.
+template <class Acc, class Policy, class In>
 unsigned single_pass_grid(std::size_t n) {
-    const unsigned resident = resident_blocks(single_pass_sum<Acc, Policy>, Policy::kBlockThreads);
-    const std::size_t per_block = elements_per_block_pass(Policy::kBlockThreads, Policy::kLoadsInFlight) * Policy::kSmallGridPasses;
+    const unsigned resident = resident_blocks(single_pass_sum<Acc, Policy, In>, Policy::kBlockThreads);
+    const std::size_t per_block =
+        elements_per_block_pass(Policy::kBlockThreads, Policy::kLoadsInFlight, kVectorLanes<In>) * Policy::kSmallGridPasses;
     return covering_blocks(n, per_block, resident);
 }
 
 // The reduction of n > 0 elements, its slots and ticket made once: enqueue() allocates nothing. One
 // enqueue at a time per object (calls on one stream, as the harness makes them): two launches in
 // flight at once would share the ticket.
-template <class Acc, class Policy = typename SinglePassTuning<Acc>::Policy>
+template <class Acc, class In = float, class Policy = typename SinglePassTuning<Acc, In>::Policy>
 class SinglePass {
 public:
     using State = typename Acc::State;
     using Result = typename Acc::Result;
 
     explicit SinglePass(std::size_t n)
-        : n_(n), grid_(single_pass_grid<Acc, Policy>(n)), pdl_(Policy::kLaunch == Launch::pdl && kernel_has_griddepcontrol()), slots_(grid_), ticket_(1) {
+        : n_(n), grid_(single_pass_grid<Acc, Policy, In>(n)), pdl_(Policy::kLaunch == Launch::pdl && kernel_has_griddepcontrol()), slots_(grid_), ticket_(1) {
         // cudaMemset runs on the legacy default stream, which the harness's non-blocking stream does
         // not wait for: finish it here, once.
         SHOOTOUT_CUDA_CHECK(cudaMemset(ticket_.get(), 0, sizeof(unsigned)));
         SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     }
 
-    void enqueue(const float* in, Result* out, cudaStream_t stream) const {
+    void enqueue(const In* in, Result* out, cudaStream_t stream) const {
         if (pdl_) {
             cudaLaunchAttribute attribute{};
             attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -223,9 +229,9 @@ public:
             config.stream = stream;
             config.attrs = &attribute;
             config.numAttrs = 1;
-            SHOOTOUT_CUDA_CHECK(cudaLaunchKernelEx(&config, single_pass_sum<Acc, Policy>, in, n_, slots_.get(), ticket_.get(), out));
+            SHOOTOUT_CUDA_CHECK(cudaLaunchKernelEx(&config, single_pass_sum<Acc, Policy, In>, in, n_, slots_.get(), ticket_.get(), out));
         } else {
-            single_pass_sum<Acc, Policy><<<grid_, Policy::kBlockThreads, 0, stream>>>(in, n_, slots_.get(), ticket_.get(), out);
+            single_pass_sum<Acc, Policy, In><<<grid_, Policy::kBlockThreads, 0, stream>>>(in, n_, slots_.get(), ticket_.get(), out);
             SHOOTOUT_CUDA_CHECK_LAUNCH(single_pass_sum);
         }
     }
@@ -244,7 +250,7 @@ private:
     // it overwrite slots the previous call is still reading. (A device before sm_90 cannot run it.)
     static bool kernel_has_griddepcontrol() {
         cudaFuncAttributes attributes{};
-        SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, Policy>));
+        SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, Policy, In>));
         return attributes.ptxVersion >= 90;
     }
 

@@ -50,17 +50,36 @@ private:
     DeviceBuffer<float> copy_;
 };
 
-[[maybe_unused]] const bool registered_read = register_cuda_backend<float>({
+// The least any reduction pays per call: one launch of one warp that does nothing.
+__global__ void no_work() {}
+
+class EmptyLaunch final : public DeviceSum<float> {
+public:
+    void enqueue(float*, float*, cudaStream_t stream) override {
+        no_work<<<1, 32, 0, stream>>>();
+        SHOOTOUT_CUDA_CHECK_LAUNCH(no_work);
+    }
+    // Reads nothing, sums nothing: NaN, like the copy.
+    std::optional<double> host_result() const override { return std::numeric_limits<double>::quiet_NaN(); }
+};
+
+[[maybe_unused]] const bool registered_read = register_cuda_backend({
     .name = "cuda/baseline/read",
     .description = "achievable read bandwidth: one launch of 16-byte loads, float adds, one atomicAdd per block (order not fixed)",
     .traits = kAtomicBlocks(Role::ceiling),
     .make = [](std::size_t n, ElementType) { return std::make_unique<ReadAll>(n); },
 });
-[[maybe_unused]] const bool registered_copy = register_cuda_backend<float>({
+[[maybe_unused]] const bool registered_copy = register_cuda_backend({
     .name = "cuda/baseline/copy",
     .description = "cudaMemcpyAsync device to device: GB/s counts the input once, the copy moves twice that; result NaN (no sum)",
     .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::reference_copy},
     .make = [](std::size_t n, ElementType) { return std::make_unique<DeviceCopy>(n); },
+});
+[[maybe_unused]] const bool registered_launch = register_cuda_backend({
+    .name = "cuda/baseline/launch",
+    .description = "the launch floor: one empty kernel of one warp per call, reading nothing; result NaN (no sum)",
+    .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::launch_floor},
+    .make = [](std::size_t, ElementType) { return std::make_unique<EmptyLaunch>(); },
 });
 
 }  // namespace

@@ -1,11 +1,12 @@
-// cuda/exact: the exact sum of the floats or doubles, rounded once to double on the device: the same
-// bits as the CPU's exact backends, for any grid and block size. One launch of the exact agent
-// (gpu/agents/exact_agent.cuh), whose last block rounds the grid's total.
+// cuda/exact: the exact sum of the float32, float64, float16 or bfloat16 values, rounded once to
+// double on the device: the same bits as the CPU's exact backends, for any grid and block size. One
+// launch of the exact agent (gpu/agents/exact_agent.cuh), whose last block rounds the grid's total.
 #include <memory>
 
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/exact_agent.cuh"
 #include "gpu/runtime/cuda_reduction.cuh"
+#include "gpu/runtime/element_dispatch.cuh"
 
 namespace shootout::cuda {
 namespace {
@@ -29,16 +30,18 @@ private:
     exact_agent::ExactLaunch<T, RoundTo> launch_;
 };
 
-[[maybe_unused]] const bool registered = register_cuda_backend<double>({
+[[maybe_unused]] const bool registered = register_cuda_backend({
     .name = "cuda/exact",
-    .description = "exact sum rounded once: fixed-point window in registers, other floats (every double) into per-thread "
-                   "superaccumulator digits in shared memory, integer atomics across blocks, last block rounds",
+    .description = "exact sum rounded once: fixed-point window in registers (16-bit values widened to floats), other floats "
+                   "(every double) into per-thread superaccumulator digits in shared memory, integer atomics across blocks, last "
+                   "block rounds",
     .traits = kFixedTree(Accumulator::exact),
-    .make = [](std::size_t n, ElementType type) -> std::unique_ptr<AnyDeviceSum<double>> {
-        if (type == ElementType::f64) return std::make_unique<ExactSum<double>>(n);
-        return std::make_unique<ExactSum<float>>(n);
+    .make = [](std::size_t n, ElementType type) {
+        return with_device_type(type, [n]<class In>(std::type_identity<In>) -> std::unique_ptr<AnyDeviceSum> {
+            return std::make_unique<ExactSum<In>>(n);
+        });
     },
-    .element_types = {ElementType::f32, ElementType::f64},
+    .element_types = {std::begin(kElementTypes), std::end(kElementTypes)},
 });
 
 }  // namespace

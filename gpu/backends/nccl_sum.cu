@@ -1,8 +1,9 @@
-// nccl/sum: each GPU reduces its shard with the single-pass kernel (gpu/agents/single_pass.cuh) in double
-// (SinglePass<PlainSum<double>>, cuda/single-pass-f64's kernel) into a device partial, and one
-// ncclAllReduce of the double partials (ncclSum) combines them. Double, not float then widened: the
-// partial is then already what the all-reduce adds, with no extra conversion, and at the speed of
-// memory the double adds cost nothing (gpu/PERFORMANCE.md, single pass).
+// nccl/sum: each GPU reduces its shard of floats or doubles with the single-pass kernel
+// (gpu/agents/single_pass.cuh) in double (SinglePass<PlainSum<double>, T>, cuda/single-pass-f64's
+// kernel) into a device partial, and one ncclAllReduce of the double partials (ncclSum) combines
+// them. Double, not float then widened: the partial is then already what the all-reduce adds, with
+// no extra conversion, and at the speed of memory the double adds cost nothing (gpu/PERFORMANCE.md,
+// single pass).
 #include <memory>
 #include <optional>
 
@@ -19,13 +20,14 @@ namespace shootout::cuda {
 namespace {
 
 #ifdef SHOOTOUT_HAVE_NCCL
-class PartialSum final : public ShardSum<float> {
+template <class T>
+class PartialSum final : public ShardSum<T> {
 public:
     explicit PartialSum(std::size_t n) : partial_(1) {
         if (n > 0) pass_.emplace(n);
     }
 
-    void enqueue(const float* in, cudaStream_t stream) override {
+    void enqueue(const T* in, cudaStream_t stream) override {
         if (pass_) pass_->enqueue(in, partial_.get(), stream);
         else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(partial_.get(), 0, sizeof(double), stream));  // an empty shard
     }
@@ -41,7 +43,7 @@ public:
     }
 
 private:
-    std::optional<SinglePass<PlainSum<double>>> pass_;
+    std::optional<SinglePass<PlainSum<double>, T>> pass_;
     DeviceBuffer<double> partial_;
 };
 #endif
@@ -53,7 +55,8 @@ private:
     // channels depend on the count, the topology and the size only), and the shards change with it.
     .traits = {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::per_thread_count},
 #ifdef SHOOTOUT_HAVE_NCCL
-    .make = [](std::size_t n) -> std::unique_ptr<ShardSum<float>> { return std::make_unique<PartialSum>(n); },
+    .make = [](std::size_t n) -> std::unique_ptr<ShardSum<float>> { return std::make_unique<PartialSum<float>>(n); },
+    .make_f64 = [](std::size_t n) -> std::unique_ptr<ShardSum<double>> { return std::make_unique<PartialSum<double>>(n); },
 #else
     .make = {},
 #endif

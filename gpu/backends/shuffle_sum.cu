@@ -51,7 +51,7 @@ private:
 };
 
 template <class Acc>
-CudaBackendSpec<typename Acc::Result> shuffle(std::string name, std::string description) {
+CudaBackendSpec shuffle(std::string name, std::string description) {
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(Acc::kAccumulator),
@@ -62,7 +62,7 @@ CudaBackendSpec<typename Acc::Result> shuffle(std::string name, std::string desc
     "cuda/shuffle", "grid-stride loop of 16-byte loads into a float, __shfl_down_sync warp sums, a second launch over block sums"));
 [[maybe_unused]] const bool registered_f64 = register_cuda_backend(shuffle<PlainSum<double>>(
     "cuda/shuffle-f64", "cuda/shuffle accumulating in double: each float widened before adding, double shuffles and block sums"));
-[[maybe_unused]] const bool registered_kahan = register_cuda_backend(shuffle<KahanSum>(
+[[maybe_unused]] const bool registered_kahan = register_cuda_backend(shuffle<KahanSum<float>>(
     "cuda/shuffle-kahan", "cuda/shuffle with Kahan-compensated float per thread, partial sums combined by TwoSum with their errors"));
 
 }  // namespace

@@ -1,5 +1,6 @@
 // How the bandwidth-bound agents load their input: 16-byte loads of data that nothing writes while the
-// kernel runs, through the read-only (non-coherent) path, with an optional L2 prefetch-size hint.
+// kernel runs, through the read-only (non-coherent) path, with an optional L2 prefetch-size hint. The
+// 16 bytes come as four 32-bit words, whatever the element type (element_vector.cuh reads them).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -15,13 +16,13 @@ namespace shootout::cuda {
 enum class LoadHint { ldg, l2_256b };
 
 template <LoadHint Hint>
-__device__ __forceinline__ float4 load_stream(const float4* p) {
+__device__ __forceinline__ uint4 load_stream(const uint4* p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if constexpr (Hint == LoadHint::l2_256b) {
-        float4 v;
+        uint4 v;
         // Not volatile: a pure load of read-only data, which the compiler may schedule as freely as __ldg.
-        asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+        asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+            : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
             : "l"(__cvta_generic_to_global(p)));
         return v;
     }

@@ -7,24 +7,31 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "bench/device_timing.hpp"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device.hpp"
 #include "gpu/runtime/device_buffer.cuh"
+#include "gpu/runtime/nvml.hpp"
 
 namespace shootout::cuda {
 
 class Stream {
 public:
     Stream() { SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~Stream() { cudaStreamDestroy(stream_); }
+    // Another owner's stream (nvbench's), used and left to it.
+    explicit Stream(cudaStream_t borrowed) : stream_(borrowed), owned_(false) {}
+    ~Stream() {
+        if (owned_) cudaStreamDestroy(stream_);
+    }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
     operator cudaStream_t() const { return stream_; }
 
 private:
     cudaStream_t stream_ = nullptr;
+    bool owned_ = true;
 };
 
 class Event {
@@ -52,9 +59,13 @@ inline const void* device_address(const DeviceQueue::Memory& memory, std::size_t
     return static_cast<const CudaMemory&>(memory).buffer.get() + offset;
 }
 
-// Work is enqueued on a non-blocking stream: it does not wait for the legacy default stream.
+// Work is enqueued on a non-blocking stream of its own, which does not wait for the legacy default
+// stream, or on a stream it is given (a front end that times the calls itself: accumulate_nvbench).
 class CudaQueue final : public DeviceQueue {
 public:
+    CudaQueue() { SHOOTOUT_CUDA_CHECK(cudaGetDevice(&device_)); }
+    explicit CudaQueue(cudaStream_t borrowed) : stream_(borrowed) { SHOOTOUT_CUDA_CHECK(cudaGetDevice(&device_)); }
+
     cudaStream_t stream() const { return stream_; }
 
     std::size_t cache_bytes() const override { return device_properties().l2_bytes; }
@@ -79,6 +90,15 @@ public:
         return elapsed_seconds();
     }
     void finish() override { SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+    // NVML's counter of this queue's GPU, found by its PCI bus id (NVML numbers GPUs its own way).
+    Energy energy_counter() override {
+        if (pci_bus_id_.empty()) {
+            char id[32] = {};
+            SHOOTOUT_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, device_));
+            pci_bus_id_ = id;
+        }
+        return total_energy(pci_bus_id_);
+    }
 
     // For several queues timed together (MultiGpuReduction): the stop event alone, and its time.
     void record_stop() { SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
@@ -90,6 +110,8 @@ public:
     }
 
 private:
+    int device_ = 0;
+    std::string pci_bus_id_;
     Stream stream_;
     Event start_, stop_;
 };

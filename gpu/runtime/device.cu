@@ -40,6 +40,7 @@ DeviceProperties query() {
     return {
         .name = prop.name,
         .sm_count = prop.multiProcessorCount,
+        .compute_capability = prop.major * 10 + prop.minor,
         .l2_bytes = static_cast<std::size_t>(prop.l2CacheSize),
         .peak_gbps = 2 * clock_khz * 1e3 * bus_bits / 8 / 1e9,
     };

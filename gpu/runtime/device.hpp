@@ -14,6 +14,7 @@ namespace shootout::cuda {
 struct DeviceProperties {
     std::string name;
     int sm_count = 0;
+    int compute_capability = 0;  // major x 10 + minor: 90 for sm_90
     std::size_t l2_bytes = 0;
     double peak_gbps = 0;  // memory clock x bus width x 2 (double data rate); 0 when not reported
 };

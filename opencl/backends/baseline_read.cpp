@@ -1,5 +1,5 @@
 // opencl/baseline/read: the read ceiling of OpenCL rows, as cuda/baseline/read is CUDA's: every
-// element loaded once in float4s and added, one atomic add per work-group, no second pass.
+// element loaded once in float4s and added, each work-group's sum stored; no atomics, no second pass.
 #include "opencl/backends/float_sums.hpp"
 
 namespace shootout::opencl {
@@ -7,12 +7,12 @@ namespace {
 
 [[maybe_unused]] const bool registered = register_opencl_backend({
     .name = "opencl/baseline/read",
-    .description = "achievable read bandwidth: one launch of float4 loads, float adds, one atomic add per work-group "
-                   "(order not fixed)",
+    .description = "achievable read bandwidth: one launch of float4 loads and float adds, each work-group's sum stored "
+                   "(no atomics; the host adds the group sums after timing)",
     .traits = {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none,
                .role = Role::ceiling},
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType) {
-        return std::make_unique<FloatSum>(queue, FloatKernel::read_all, n, build_options());
+        return std::make_unique<FloatSum>(queue, FloatKernel::read_all, n, ElementType::f32, build_options());
     },
 });
 

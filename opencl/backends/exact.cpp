@@ -29,6 +29,7 @@ public:
         set_args(kernel_, in, first, n_, partials_, ticket_, out, LocalBytes{shape_.group_size * sizeof(std::int64_t)});
         queue.launch(kernel_, shape_.groups, shape_.group_size);
     }
+    ResultKind result() const override { return ResultKind::f64_bits; }
     std::string configuration() const override { return shape_.describe(); }
 
 private:
@@ -44,7 +45,6 @@ private:
     .description = "exact sum rounded once: fixed-point window in registers, other floats (every double) into per-work-item "
                    "superaccumulator digits, last work-group sums the groups' digits and rounds",
     .traits = {.accumulator = Accumulator::exact, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
-    .result = ResultKind::f64_bits,
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) { return std::make_unique<ExactSum>(queue, n, type); },
     .element_types = {ElementType::f32, ElementType::f64},
 });

@@ -2,16 +2,17 @@
 
 namespace shootout::opencl {
 
-FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, const std::string& options) : kind_(kind), n_(n) {
-    const cl_program program = opencl::program("reduce", options);
+FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& options)
+    : kind_(kind), n_(n), element_bytes_(element_bytes(type)) {
+    const cl_program program = opencl::program("reduce", options + (type == ElementType::f64 ? " -DF64" : ""));
     main_ = make_kernel(program, kind == FloatKernel::single_pass ? "single_pass" : kind == FloatKernel::read_all ? "read_all" : "partials");
-    shape_ = launch_shape(main_, n, sizeof(float));
+    shape_ = launch_shape(main_, n, element_bytes_);
     if (kind == FloatKernel::two_kernel_tree) {
         combine_ = make_kernel(program, "combine");
-        combine_size_ = launch_shape(combine_, 0, sizeof(float)).group_size;
+        combine_size_ = launch_shape(combine_, 0, element_bytes_).group_size;
         variant_ = " combine_group_size=" + std::to_string(combine_size_);
     }
-    if (kind != FloatKernel::read_all) partials_ = make_buffer(shape_.groups * sizeof(float));
+    if (kind != FloatKernel::read_all) partials_ = make_buffer(shape_.groups * element_bytes_);
     if (kind == FloatKernel::single_pass) {
         ticket_ = make_buffer(sizeof(cl_uint));
         queue.fill_zero(ticket_.get(), sizeof(cl_uint));  // before the first launch; every launch leaves it zero
@@ -19,8 +20,8 @@ FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, const st
 }
 
 void FloatSum::enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) {
-    const cl_ulong first = offset / sizeof(float);
-    const LocalBytes scratch{shape_.group_size * sizeof(float)};
+    const cl_ulong first = offset / element_bytes_;
+    const LocalBytes scratch{shape_.group_size * element_bytes_};
     const cl_mem input = in;
     switch (kind_) {
         case FloatKernel::single_pass:
@@ -30,11 +31,10 @@ void FloatSum::enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const 
         case FloatKernel::two_kernel_tree:
             set_args(main_, input, first, n_, partials_, scratch);
             queue.launch(main_, shape_.groups, shape_.group_size);
-            set_args(combine_, partials_, static_cast<cl_uint>(shape_.groups), out, LocalBytes{combine_size_ * sizeof(float)});
+            set_args(combine_, partials_, static_cast<cl_uint>(shape_.groups), out, LocalBytes{combine_size_ * element_bytes_});
             queue.launch(combine_, 1, combine_size_);
             break;
         case FloatKernel::read_all:
-            queue.fill_zero(out.get(), sizeof(float));
             set_args(main_, input, first, n_, out, scratch);
             queue.launch(main_, shape_.groups, shape_.group_size);
             break;

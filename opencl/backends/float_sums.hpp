@@ -1,5 +1,6 @@
-// The float sums of opencl/kernels/reduce.cl as KernelSums: the one-launch sum (its tree or sub-group
-// variant), the two-kernel tree and the read ceiling share the launch shape and the partials buffer.
+// The float and double sums of opencl/kernels/reduce.cl as KernelSums: the one-launch sum (its tree or
+// sub-group variant), the two-kernel tree and the read ceiling (floats only) share the launch shape
+// and the partials buffer. A double input is summed in double (cl_khr_fp64).
 #pragma once
 
 #include <cstddef>
@@ -14,15 +15,19 @@ enum class FloatKernel { single_pass, two_kernel_tree, read_all };
 
 class FloatSum final : public KernelSum {
 public:
-    // `options`: reduce.cl's build options beyond the loads in flight (-DSUBGROUPS and its C version).
-    FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, const std::string& options);
+    // `options`: reduce.cl's build options beyond the loads in flight and the type (-DSUBGROUPS and its
+    // C version). `type`: f32 or f64.
+    FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& options);
 
     void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) override;
+    ResultKind result() const override { return element_bytes_ == sizeof(double) ? ResultKind::f64_bits : ResultKind::f32; }
     std::string configuration() const override { return shape_.describe() + variant_; }
+    std::size_t results() const override { return kind_ == FloatKernel::read_all ? shape_.groups : 1; }
 
 private:
     FloatKernel kind_;
     cl_ulong n_;
+    std::size_t element_bytes_;
     Kernel main_, combine_;
     LaunchShape shape_;
     std::size_t combine_size_ = 0;

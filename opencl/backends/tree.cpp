@@ -1,5 +1,5 @@
 // opencl/tree: the classic two-kernel reduction: every work-group's tree sum to its slot, then one
-// work-group sums the slots.
+// work-group sums the slots. Floats in float, doubles in double.
 #include "opencl/backends/float_sums.hpp"
 
 namespace shootout::opencl {
@@ -7,12 +7,15 @@ namespace {
 
 [[maybe_unused]] const bool registered = register_opencl_backend({
     .name = "opencl/tree",
-    .description = "two kernels: grid-stride float4 loads and a work-group tree per group, then one work-group sums the "
-                   "group sums",
+    .description = "two kernels: grid-stride 16-byte loads and a work-group tree per group, then one work-group sums the "
+                   "group sums; doubles summed in double",
     .traits = {.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
-    .make = [](OpenCLQueue& queue, std::size_t n, ElementType) {
-        return std::make_unique<FloatSum>(queue, FloatKernel::two_kernel_tree, n, build_options());
+    .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count}}},
+    .type_unavailable = lacks_doubles,
+    .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) {
+        return std::make_unique<FloatSum>(queue, FloatKernel::two_kernel_tree, n, type, build_options());
     },
+    .element_types = {ElementType::f32, ElementType::f64},
 });
 
 }  // namespace

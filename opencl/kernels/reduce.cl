@@ -1,8 +1,9 @@
-// Float sums of a device array: a work-item's grid-stride share, the work-group's sum, and the
-// kernels built from them. Build options:
+// Floating-point sums of a device array: a work-item's grid-stride share, the work-group's sum, and
+// the kernels built from them. Build options:
 //   LOADS      16-byte loads a work-item issues before it adds the first (1 to 8)
 //   SUBGROUPS  the work-group's sum by sub-group reductions (cl_khr_subgroups) instead of a tree
 //              in local memory
+//   F64        the input, and every sum, double (cl_khr_fp64); float otherwise
 // Every kernel takes the input as a buffer, an element offset into it (a multiple of 64: 256-byte
 // aligned), and n. Partitions and trees depend on n and the launch shape alone, so a kernel that
 // combines in a fixed order gives the same bits on every call.
@@ -10,27 +11,42 @@
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 
-// This work-item's share of in[0..n): passes of LOADS float4 loads, all in flight before the first
-// add, then the vectors left one at a time, then the n % 4 floats of the end.
-float thread_partial(global const float* in, ulong n) {
+// real: the element and sum type; real_vector: 16 bytes of them, LANES lanes, added by lanes_sum().
+#ifdef F64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double2 real_vector;
+#define LANES 2
+real lanes_sum(real_vector v) { return v.x + v.y; }
+#else
+typedef float real;
+typedef float4 real_vector;
+#define LANES 4
+real lanes_sum(real_vector v) { return (v.x + v.y) + (v.z + v.w); }
+#endif
+
+// This work-item's share of in[0..n): passes of LOADS 16-byte loads, all in flight before the first
+// add, each lane summed apart, then the vectors left one at a time, then the n % LANES elements of
+// the end.
+real thread_partial(global const real* in, ulong n) {
     const ulong thread = get_global_id(0), threads = get_global_size(0);
-    global const float4* vectors_in = (global const float4*)in;
-    const ulong vectors = n / 4;
-    float4 sum = (float4)(0.0f);
+    global const real_vector* vectors_in = (global const real_vector*)in;
+    const ulong vectors = n / LANES;
+    real_vector sum = (real_vector)(0);
     ulong i = thread;
     for (; i + (LOADS - 1) * threads < vectors; i += LOADS * threads) {
-        float4 v[LOADS];
+        real_vector v[LOADS];
         for (int k = 0; k < LOADS; ++k) v[k] = vectors_in[i + k * threads];
         for (int k = 0; k < LOADS; ++k) sum += v[k];
     }
     for (; i < vectors; i += threads) sum += vectors_in[i];
-    if (thread < n % 4) sum.x += in[4 * vectors + thread];
-    return (sum.x + sum.y) + (sum.z + sum.w);
+    if (thread < n % LANES) sum.x += in[LANES * vectors + thread];
+    return lanes_sum(sum);
 }
 
-// The sum of x over the work-group, in every work-item. scratch: a float per work-item;
+// The sum of x over the work-group, in every work-item. scratch: a real per work-item;
 // get_local_size(0) a power of two.
-float group_sum(float x, local float* scratch) {
+real group_sum(real x, local real* scratch) {
     const uint item = get_local_id(0);
 #ifdef SUBGROUPS
     x = sub_group_reduce_add(x);
@@ -49,27 +65,27 @@ float group_sum(float x, local float* scratch) {
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #endif
-    const float total = scratch[0];
+    const real total = scratch[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read it before scratch is used again
     return total;
 }
 
 // The sum of partial[0..count) by one work-group, in a fixed order.
-float sum_partials(volatile global const float* partial, uint count, local float* scratch) {
-    float sum = 0.0f;
+real sum_partials(volatile global const real* partial, uint count, local real* scratch) {
+    real sum = 0;
     for (uint g = get_local_id(0); g < count; g += get_local_size(0)) sum += partial[g];
     return group_sum(sum, scratch);
 }
 
 // The two-kernel tree, first kernel: each work-group's sum to partial[group].
-kernel void partials(global const float* in, ulong offset, ulong n, global float* partial, local float* scratch) {
-    const float sum = group_sum(thread_partial(in + offset, n), scratch);
+kernel void partials(global const real* in, ulong offset, ulong n, global real* partial, local real* scratch) {
+    const real sum = group_sum(thread_partial(in + offset, n), scratch);
     if (get_local_id(0) == 0) partial[get_group_id(0)] = sum;
 }
 
 // The two-kernel tree, second kernel, one work-group: the partials' sum to *out.
-kernel void combine(global const float* partial, uint count, global float* out, local float* scratch) {
-    const float sum = sum_partials(partial, count, scratch);
+kernel void combine(global const real* partial, uint count, global real* out, local real* scratch) {
+    const real sum = sum_partials(partial, count, scratch);
     if (get_local_id(0) == 0) *out = sum;
 }
 
@@ -77,10 +93,10 @@ kernel void combine(global const float* partial, uint count, global float* out, 
 // draws the last one sums the partials in group order into *out and resets the ticket for the next
 // call. The fence orders a group's partial before its ticket; the last group reads the partials
 // through volatile loads, which skip a compute unit's own (non-coherent) cache.
-kernel void single_pass(global const float* in, ulong offset, ulong n, volatile global float* partial,
-                        volatile global uint* ticket, global float* out, local float* scratch) {
+kernel void single_pass(global const real* in, ulong offset, ulong n, volatile global real* partial,
+                        volatile global uint* ticket, global real* out, local real* scratch) {
     local uint last;
-    const float sum = group_sum(thread_partial(in + offset, n), scratch);
+    const real sum = group_sum(thread_partial(in + offset, n), scratch);
     if (get_local_id(0) == 0) {
         partial[get_group_id(0)] = sum;
         mem_fence(CLK_GLOBAL_MEM_FENCE);
@@ -89,22 +105,18 @@ kernel void single_pass(global const float* in, ulong offset, ulong n, volatile 
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!last) return;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
-    const float total = sum_partials(partial, get_num_groups(0), scratch);
+    const real total = sum_partials(partial, get_num_groups(0), scratch);
     if (get_local_id(0) == 0) {
         *out = total;
         *ticket = 0;
     }
 }
 
-// The read ceiling: every element loaded and added once, then one atomic float add per work-group
-// (a compare-and-swap loop on its bits: OpenCL 1.2 has no float atomics), in whatever order groups
-// finish. *out must be zero before the launch.
-kernel void read_all(global const float* in, ulong offset, ulong n, volatile global uint* out, local float* scratch) {
+#ifndef F64
+// The read ceiling: every element loaded and added once, each work-group's sum stored to
+// out[group]; no atomics and no second pass (the host adds the group sums after timing). Floats only.
+kernel void read_all(global const float* in, ulong offset, ulong n, global float* out, local float* scratch) {
     const float sum = group_sum(thread_partial(in + offset, n), scratch);
-    if (get_local_id(0) != 0) return;
-    uint seen = *out, expected;
-    do {
-        expected = seen;
-        seen = atomic_cmpxchg(out, expected, as_uint(as_float(expected) + sum));
-    } while (seen != expected);
+    if (get_local_id(0) == 0) out[get_group_id(0)] = sum;
 }
+#endif

@@ -23,20 +23,27 @@ T kernel_info(const Kernel& kernel, cl_kernel_work_group_info what) {
 class OpenCLCall final : public DeviceCall {
 public:
     OpenCLCall(const OpenCLBackendSpec& spec, OpenCLQueue& queue, Elements input)
-        : queue_(queue), kind_(spec.result), out_(make_buffer(sizeof host_out_)), sum_(spec.make(queue, input.size(), input.type())) {}
+        : queue_(queue),
+          sum_(spec.make(queue, input.size(), input.type())),
+          kind_(sum_->result()),
+          host_out_(std::max<std::size_t>(sum_->results(), 1)),
+          out_(make_buffer(bytes())) {}
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
         sum_->enqueue(queue_, buffer_of(input), offset, out_);
         to_host_ = result_to_host;
-        if (to_host_) queue_.read(out_.get(), bytes(), &host_out_);
+        if (to_host_) queue_.read(out_.get(), bytes(), host_out_.data());
     }
 
     double result() override {
         if (!to_host_)
-            check(clEnqueueReadBuffer(queue_.command_queue(), out_.get(), CL_TRUE, 0, bytes(), &host_out_, 0, nullptr, nullptr),
+            check(clEnqueueReadBuffer(queue_.command_queue(), out_.get(), CL_TRUE, 0, bytes(), host_out_.data(), 0, nullptr, nullptr),
                   "reading the sum");
-        if (kind_ == ResultKind::f64_bits) return std::bit_cast<double>(host_out_);
-        return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(host_out_)));
+        if (kind_ == ResultKind::f64_bits) return std::bit_cast<double>(host_out_[0]);
+        const auto* floats = reinterpret_cast<const float*>(host_out_.data());
+        float sum = floats[0];
+        for (std::size_t i = 1; i < sum_->results(); ++i) sum += floats[i];
+        return static_cast<double>(sum);
     }
 
     // The launch shape, and the cache the rotation defeats (OpenCL reports no L2: a floor stands in).
@@ -45,13 +52,13 @@ public:
     }
 
 private:
-    std::size_t bytes() const { return kind_ == ResultKind::f64_bits ? 8 : 4; }
+    std::size_t bytes() const { return kind_ == ResultKind::f64_bits ? 8 : 4 * sum_->results(); }
 
     OpenCLQueue& queue_;
-    ResultKind kind_;
-    std::uint64_t host_out_ = 0;  // little-endian: a float in its low 4 bytes
-    Buffer out_;
     std::unique_ptr<KernelSum> sum_;
+    ResultKind kind_;
+    std::vector<std::uint64_t> host_out_;  // a double's bits, or floats packed from the first byte
+    Buffer out_;
     bool to_host_ = false;
 };
 
@@ -80,6 +87,12 @@ std::string build_options(const std::string& extra, const std::string& c_version
     return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + (extra.empty() ? "" : " " + extra);
 }
 
+std::optional<std::string> lacks_doubles(ElementType type) {
+    const DeviceProperties& device = device_properties();
+    if (type != ElementType::f64 || device.has_extension("cl_khr_fp64")) return std::nullopt;
+    return device.name + " (" + device.platform_name + ") lacks cl_khr_fp64: no double arithmetic";
+}
+
 bool register_opencl_backend(OpenCLBackendSpec spec) {
     auto shared = std::make_shared<const OpenCLBackendSpec>(std::move(spec));
     return register_backend(device_backend({
@@ -88,10 +101,12 @@ bool register_opencl_backend(OpenCLBackendSpec spec) {
         .description = shared->description,
         .traits = shared->traits,
         .element_types = shared->element_types,
+        .traits_by_type = shared->traits_by_type,
         .unavailable_reason = [shared]() -> std::optional<std::string> {
             if (auto why = why_no_device()) return why;
             return shared->unavailable ? shared->unavailable() : std::nullopt;
         },
+        .type_unavailable_reason = shared->type_unavailable,
         .device_info = device_info,
         .parts = {
             .make_queue = [] { return std::make_unique<OpenCLQueue>(); },

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/backend.hpp"
@@ -17,8 +18,8 @@
 
 namespace shootout::opencl {
 
-// What a backend's kernels leave in `out`: a float, or the bits of a double (no kernel needs
-// cl_khr_fp64 to return one).
+// What a backend's kernels leave in `out`: a float, or the bits of a double (the exact kernel needs
+// no cl_khr_fp64 to return one).
 enum class ResultKind { f32, f64_bits };
 
 // One backend's device work for one input size, made before timing.
@@ -27,8 +28,12 @@ public:
     virtual ~KernelSum() = default;
     // Enqueues the reduction of the n elements at byte `offset` (a multiple of 256) of `in` into `out`.
     virtual void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) = 0;
+    // What the kernels leave in `out`.
+    virtual ResultKind result() const = 0;
     // What it chose for this size, for the CSV's configuration column.
     virtual std::string configuration() const = 0;
+    // How many values it leaves in `out`: more than one are float partial sums the host adds in order.
+    virtual std::size_t results() const { return 1; }
 };
 
 // The work-group size and count, and the 16-byte loads each work-item keeps in flight, of a
@@ -52,9 +57,11 @@ struct OpenCLBackendSpec {
     std::string name;
     std::string description;
     Traits traits;
-    ResultKind result = ResultKind::f32;
+    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};  // Backend::traits_by_type
     // Why this backend cannot run on the device found, beyond there being one (a missing extension).
     std::function<std::optional<std::string>()> unavailable = {};
+    // Why the device found cannot sum one of the element types (Backend::type_unavailable_reason).
+    std::function<std::optional<std::string>(ElementType)> type_unavailable = {};
     // Makes the KernelSum for n elements (n may be 0) of the type, enqueueing any set-up on the queue
     // (finished before the first call); throws ResourceExhausted when its storage does not fit.
     std::function<std::unique_ptr<KernelSum>(OpenCLQueue& queue, std::size_t n, ElementType type)> make;
@@ -68,5 +75,8 @@ bool register_opencl_backend(OpenCLBackendSpec spec);
 // Build options every program gets: the OpenCL C version (1.2 unless a kernel needs a later one),
 // no fast-math, and the loads in flight; then `extra`.
 std::string build_options(const std::string& extra = {}, const std::string& c_version = "CL1.2");
+
+// Why the device cannot do double arithmetic (no cl_khr_fp64), for f64 input; nullopt for other types.
+std::optional<std::string> lacks_doubles(ElementType type);
 
 }  // namespace shootout::opencl

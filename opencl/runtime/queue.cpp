@@ -47,7 +47,6 @@ OpenCLQueue::OpenCLQueue() {
 OpenCLQueue::~OpenCLQueue() {
     clFinish(queue_);
     first_.reset();
-    last_.reset();
     clReleaseCommandQueue(queue_);
 }
 
@@ -115,25 +114,27 @@ void OpenCLQueue::fill_zero(cl_mem buffer, std::size_t bytes) {
 }
 
 void OpenCLQueue::keep() {
-    if (!timing_) return;
-    Event event(pending_);
+    if (!pending_) return;
+    first_ = Event(pending_);
     pending_ = nullptr;
-    if (!first_.get()) first_ = std::move(event);
-    else last_ = std::move(event);
 }
 
 void OpenCLQueue::start_timer() {
     first_.reset();
-    last_.reset();
     timing_ = true;
 }
 
+// The region runs from its first command's start to the end of a marker after its last command: a
+// marker completes once every command before it has (in-order queue).
 double OpenCLQueue::stop_timer() {
     timing_ = false;
     if (!first_.get()) throw std::logic_error("an OpenCL timed region with no command in it");
-    const cl_event end = last_.get() ? last_.get() : first_.get();
-    check(clWaitForEvents(1, &end), "clWaitForEvents");
-    const cl_ulong start_ns = profile(first_.get(), CL_PROFILING_COMMAND_START), end_ns = profile(end, CL_PROFILING_COMMAND_END);
+    cl_event marker = nullptr;
+    check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+    const Event end(marker);
+    check(clWaitForEvents(1, &marker), "clWaitForEvents");
+    const cl_ulong start_ns = profile(first_.get(), CL_PROFILING_COMMAND_START), end_ns = profile(marker, CL_PROFILING_COMMAND_END);
+    if (end_ns < start_ns) throw std::runtime_error("the OpenCL driver's marker ended before the timed region's first command started");
     return static_cast<double>(end_ns - start_ns) * 1e-9;
 }
 

@@ -1,23 +1,27 @@
-"""The accuracy-against-speed picture: per machine and input, one labelled point per reduction
-series at one size (x: GB/s, log; y: relative error, log, an exact zero drawn in a band at the
-floor), and the Pareto front: the series no other series beats on both speed and error.
+"""What does accuracy cost in speed? Relative error (log) against GB/s (log) at one size: per machine
+and input, one point per reduction series, coloured by its accumulator; the Pareto front (the series
+no other beats on both) outlined and labelled (labels placed apart by adjustText), an exact zero in
+a green band at the floor.
 
-Rules: the rows of the chosen timing (select_timing), newest per point, at the largest GPU, rank and
-thread count; GB/s and error are the medians over seeds. `cuda+h2d` rows and non-reductions are left
-out (the same kernels; nothing to judge)."""
+Rules: the rows of the chosen timing (select_timing), newest per point, one GPU or none and one
+rank, at the largest thread count; GB/s and error are the medians over seeds. `cuda+h2d` rows and
+non-reductions are left out (the same kernels; nothing to judge)."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 import shootout_csv as sc
 import style
 
+NAME = "accuracy_speed"
+ROW_HEIGHT = 3.6
 DEFAULT_INPUTS = ["uniform", "ill:1e16"]
 DEFAULT_N = 1 << 24
 KEY = ["machine", *sc.IDENTITY, "device", "input", "n"]
@@ -44,46 +48,58 @@ def pareto(group: pd.DataFrame) -> pd.Series:
                        axis=1)
 
 
-def plot_accuracy_speed(df: pd.DataFrame, styles, out: Path, written: list[Path],
-                        inputs: list[str] = DEFAULT_INPUTS, n: int = DEFAULT_N) -> str | None:
-    pts = points(df, inputs, n)
+def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, n: int = DEFAULT_N) -> str | None:
+    pts = points(sc.select_timing(sc.one_device(t.rows), t.timing), inputs, n)
     if pts.empty:
         return f"accuracy_speed: no reduction rows at n={n} for inputs {', '.join(inputs)}"
-    machines = sorted(pts["machine"].unique())
-    shown = [i for i in inputs if i in set(pts["input"])]
+    panels = [(m, i) for m in style.machines_of(pts) for i in inputs
+              if not pts[(pts["machine"] == m) & (pts["input"] == i)].empty]
     positive = pts["rel_error"][(pts["rel_error"] > 0) & np.isfinite(pts["rel_error"])]
     floor = 10.0 ** (math.floor(math.log10(positive.min())) - 1) if not positive.empty else 1e-18
-    fig, axes = plt.subplots(len(machines), len(shown), figsize=(7 * len(shown), 5.5 * len(machines)),
-                             squeeze=False)
-    for r, machine in enumerate(machines):
-        for c, inp in enumerate(shown):
-            ax = axes[r][c]
-            group = pts[(pts["machine"] == machine) & (pts["input"] == inp)]
-            if group.empty:
-                ax.set_axis_off()
-                continue
-            y = group["rel_error"].where(group["rel_error"] > 0, floor).fillna(floor)
-            front = pareto(group)
-            for (_, p), yy, on_front in zip(group.iterrows(), y, front):
-                st = styles.get(p["series"], {})
-                ax.scatter(p["gbps"], yy, s=60 if on_front else 25, color=st.get("color", "grey"),
-                           edgecolors="black" if on_front else "none", zorder=3)
-                ax.annotate(p["series"], (p["gbps"], yy), fontsize=6, xytext=(3, 3), textcoords="offset points")
-            line = group[front].assign(y=y[front]).sort_values("gbps")
-            ax.step(line["gbps"], line["y"], where="post", color="black", linewidth=1, alpha=0.6,
-                    label="Pareto front")
-            ax.axhspan(floor / 3, floor * 3, color="tab:green", alpha=0.12, label="0 (exact)")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_ylim(floor / 3, max(1.0, float(y.max()) * 3))
-            ax.set_xlabel("GB/s (log)")
-            ax.set_ylabel("relative error (log)")
-            ax.set_title(f"{group['label'].iloc[0]}: {inp}, n = 2^{n.bit_length() - 1}", fontsize=9,
-                         loc="left")
-            ax.grid(True, which="both", alpha=0.2)
-            ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle("Accuracy against speed: one point per backend, the Pareto front outlined", x=0.01,
-                 ha="left", fontweight="bold")
-    fig.tight_layout()
-    style.save(fig, out, "accuracy_speed", written)
+    cols = 2 if len(panels) > 1 else 1
+    rows = math.ceil(len(panels) / cols)
+    fig, axes = style.figure(rows, cols, ROW_HEIGHT, f"Accuracy against speed at n = 2^{n.bit_length() - 1}: "
+                             "one point per backend, the Pareto front labelled")
+    accumulators = set()
+    for ax, (machine, inp) in zip(axes.flat, panels):
+        group = pts[(pts["machine"] == machine) & (pts["input"] == inp)].reset_index(drop=True)
+        y = group["rel_error"].where(group["rel_error"] > 0, floor).fillna(floor)
+        front = pareto(group)
+        for (_, p), yy, on_front in zip(group.iterrows(), y, front):
+            accumulators.add(p["accumulator"])
+            ax.scatter(p["gbps"], yy, s=46 if on_front else 18, zorder=3,
+                       color=style.ACCUMULATOR_COLORS.get(p["accumulator"], "grey"),
+                       edgecolors="black" if on_front else "none")
+        line = group[front].assign(y=y[front]).sort_values("gbps")
+        ax.step(line["gbps"], line["y"], where="post", color="black", linewidth=1, alpha=0.6)
+        ax.axhspan(floor / 3, floor * 3, color="tab:green", alpha=0.12)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        top = max(1.0, float(y.max()) * 3)
+        low, high = round(math.log10(floor)), math.ceil(math.log10(top))
+        step = max(1, math.ceil((high - low - 1) / 6))
+        ticks = [floor] + [10.0**k for k in range(high, low + 1, -step)][::-1]
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "0 (exact)" if v == floor else f"$10^{{{round(math.log10(v))}}}$"))
+        ax.yaxis.set_minor_locator(NullLocator())
+        lo, hi = group["gbps"].min(), group["gbps"].max()
+        ax.set_xlim(lo / 1.6, hi * 1.6)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: f"{x:g}" if hi / lo < 20 and str(x)[0] in "25" else ""))
+        ax.set_ylim(floor / 3, top)
+        ax.set_xlabel("GB/s (log)")
+        ax.set_ylabel("relative error (log)")
+        ax.set_title(f"{group['label'].iloc[0]}: input {inp}", loc="left")
+        ax.grid(True, which="both", alpha=0.2)
+        texts = [ax.text(p["gbps"], yy, sc.series_label(p["series"], p["device"]), fontsize=7)
+                 for (_, p), yy in zip(group[front].iterrows(), y[front])]
+        style.place_labels(ax, texts, group["gbps"], y)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    handles = [Line2D([], [], linestyle="none", marker="o", color=style.ACCUMULATOR_COLORS.get(a, "grey"), label=a)
+               for a in sc.ACCUMULATORS if a in accumulators]
+    handles.append(Line2D([], [], color="black", alpha=0.6, label="Pareto front (outlined points)"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+               title="accumulator")
+    style.save(fig, out, NAME, written)
     return None

@@ -11,7 +11,14 @@ import pandas as pd
 import shootout_csv as sc
 import style
 
+NAME = "dispatch_latency"
+ROW_HEIGHT = 3.4
 LATENCY_FLOATS = 16  # elements per thread of the dispatch_latency rows: one cache line of floats
+
+
+def draw(t, out: Path, written: list[Path]) -> str | None:
+    return plot_dispatch_latency(t.latency, t.latency_floats, t.styles, t.traits, out, written)
+
 
 
 def latency_rows(lat: pd.DataFrame, floats: int) -> pd.DataFrame:
@@ -38,7 +45,8 @@ def plot_dispatch_latency(lat: pd.DataFrame, floats: int, styles, traits, out: P
         return (f"dispatch_latency plot skipped: no parallel CPU rows of {floats} floats per thread "
                 "(run accumulate_bench --sizes=per-thread:16 into results/latency/)")
     machines = style.machines_of(rows)
-    fig, axes = plt.subplots(len(machines), 1, figsize=(10, 4.4 * len(machines)), squeeze=False)
+    fig, axes = style.figure(len(machines), 1, ROW_HEIGHT, "Dispatch latency: time per call on tiny inputs "
+                             "against threads (parallel CPU backends)")
     for ax, machine in zip(axes[:, 0], machines):
         m = rows[rows["machine"] == machine]
         handles = []
@@ -53,10 +61,6 @@ def plot_dispatch_latency(lat: pd.DataFrame, floats: int, styles, traits, out: P
         ax.set_ylabel("ns per call  (log scale)")
         ax.set_title(f"{style.machine_title(m, machine, 'cpu')}\n{per_thread(m, floats)} per thread; "
                      "isolated, warm cache", loc="left")
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False,
-                  title=style.LEGEND_TITLE, alignment="left")
-    fig.suptitle("Dispatch latency: time per call on tiny inputs against threads (parallel CPU "
-                 "backends)", x=0.01, ha="left", fontweight="bold")
-    fig.tight_layout()
-    style.save(fig, out, "dispatch_latency", written)
+        style.legend_right(ax, handles, title=style.LEGEND_TITLE)
+    style.save(fig, out, NAME, written)
     return None

@@ -1,12 +1,14 @@
-"""Relative error against size: a panel per input distribution, a row per machine, role=reduction
-series only. Exact zeros and NaNs get bands of their own below and above the log range."""
+"""How does each way of summing lose accuracy as the input grows? Relative error against size, a
+panel per input distribution, one line per way of summing (element type, accumulator, order): the series of
+it measured most widely, its error the median over the machines that measured it (an algorithm's
+error depends on its order of additions, not on the machine). role=reduction series only. Exact
+zeros and NaNs get bands of their own below and above the log range."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
@@ -15,15 +17,35 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 import shootout_csv as sc
 import style
 
+NAME = "error"
+ROW_HEIGHT = 2.9
+
 
 def input_order(inp: str):
     return ({"ones": 0, "uniform": 1, "normal": 2}.get(inp, 3), inp)
 
 
+def families(err: pd.DataFrame, traits: pd.DataFrame) -> pd.DataFrame:
+    """err reduced to one series per family, machines merged (median; NaN where every machine's is)."""
+    merged = err.groupby(["series", "dtype", "device", "input", "n"], sort=False).agg(
+        rel_error=("rel_error", lambda s: s.median() if s.notna().any() else math.nan),
+        bytes=("bytes", "last")).reset_index()
+    merged = merged.join(traits[["accumulator", "order"]], on="series")
+    points = merged.groupby(["series", "dtype", "accumulator", "order"]).size().rename("points").reset_index()
+    best = points.sort_values(["points", "series"], ascending=[False, True]).drop_duplicates(sc.ERROR_FAMILY)
+    return merged[merged["series"].isin(best["series"])]
+
+
+def draw(t, out: Path, written: list[Path]) -> str | None:
+    if t.errors.empty:
+        return None
+    plot_error(families(t.errors, t.traits), t.styles, t.traits, out, written)
+    return None
+
+
 def plot_error(err: pd.DataFrame, styles, traits, out: Path, written: list[Path]):
     if err.empty:
         return
-    machines = style.machines_of(err)
     inputs = sorted(err["input"].unique(), key=input_order)
     vals = err["rel_error"]
     pos = vals[(vals > 0) & np.isfinite(vals)]
@@ -43,14 +65,17 @@ def plot_error(err: pd.DataFrame, styles, traits, out: Path, written: list[Path]
     spacing = min(0.45 * band, 1.5 * band / max(1, len(backends) - 1))
     lane = {b: (i - (len(backends) - 1) / 2) * spacing for i, b in enumerate(backends)}
 
-    ncol = len(inputs)
-    fig, axes = plt.subplots(len(machines), ncol, figsize=(3.6 * ncol + 0.6, (4.4 + 0.04 * len(backends)) * len(machines)),
-                             squeeze=False, sharey=True)
-    for row, machine in enumerate(machines):
-        label = err.loc[err["machine"] == machine, "label"].iloc[0]
-        for col, inp in enumerate(inputs):
-            ax = axes[row, col]
-            rows = err[(err["machine"] == machine) & (err["input"] == inp)]
+    ncol = 2 if len(inputs) > 1 else 1
+    nrow = math.ceil(len(inputs) / ncol)
+    has_nan_marker = (~np.isfinite(err["rel_error"])).any()
+    fig, axes = style.figure(nrow, ncol, ROW_HEIGHT, "Relative error against size, per input: one line per "
+                             "family, the median over the machines",
+                             extra=style.legend_height(len(backends) + 1 + has_nan_marker, 2), sharey=True)
+    for ax in axes.flat[len(inputs):]:
+        ax.set_visible(False)
+    if True:
+        for col, (ax, inp) in enumerate(zip(axes.flat, inputs)):
+            rows = err[err["input"] == inp]
             for b in backends:
                 r = rows[rows["series"] == b].sort_values("n")
                 if r.empty:
@@ -100,11 +125,10 @@ def plot_error(err: pd.DataFrame, styles, traits, out: Path, written: list[Path]
             ax.yaxis.set_minor_locator(NullLocator())
             ns = rows if not rows.empty else err
             style.size_ticks(ax, ns, max_ticks=5)
-            ax.set_title(f"input: {inp}" + (f"\n{label}" if len(machines) > 1 else ""), loc="left")
-            if col == 0:
-                ax.set_ylabel("relative error |result−exact| / |exact|  (log scale)")
-            if row == len(machines) - 1:
-                ax.set_xlabel("elements / bytes (log₂)" if style.element_bytes(ns) else "elements (log₂)")
+            ax.set_title(f"input: {inp}", loc="left")
+            if col % ncol == 0:
+                ax.set_ylabel("relative error (log)")
+            ax.set_xlabel("elements / bytes (log₂)" if style.element_bytes(ns) else "elements (log₂)")
             if rows.empty:
                 ax.text(0.5, 0.5, "no rows", transform=ax.transAxes, ha="center", color="gray")
     handles = [Line2D([], [], label=style.traits_label(b, "cuda", traits), linewidth=1.2, markersize=5,
@@ -114,10 +138,6 @@ def plot_error(err: pd.DataFrame, styles, traits, out: Path, written: list[Path]
     if has_nan:
         notes.append(Line2D([], [], linestyle="none", marker="x", color="black",
                             label="x: nan (input held NaN/Inf)" + (" or inf" if has_inf else "")))
-    fig.suptitle("Relative error against size, per input distribution (role=reduction backends)"
-                 + (f" — {err['label'].iloc[0]}" if len(machines) == 1 else ""), x=0.01,
-                 ha="left", fontweight="bold")
-    fig.tight_layout()
-    fig.legend(handles=handles + notes, loc="upper left", bbox_to_anchor=(1.0, 0.95),
-               frameon=False, title=style.LEGEND_TITLE)
-    style.save(fig, out, "error", written)
+    fig.legend(handles=handles + notes, loc="outside lower left", ncol=2, frameon=False,
+               title=style.LEGEND_TITLE)
+    style.save(fig, out, NAME, written)

@@ -13,7 +13,14 @@ from matplotlib.ticker import FuncFormatter
 import shootout_csv as sc
 import style
 
+NAME = "gpu_timing"
+ROW_HEIGHT = 3.4
 GPU_TIMING_BACKENDS = 4  # reduction series in the gpu_timing plot, besides the ceiling
+
+
+def draw(t, out: Path, written: list[Path]) -> str | None:
+    return plot_gpu_timing(t.speed_all, t.traits, out, written)
+
 
 
 def plot_gpu_timing(speed_all: pd.DataFrame, traits, out: Path, written: list[Path]) -> str | None:
@@ -25,7 +32,8 @@ def plot_gpu_timing(speed_all: pd.DataFrame, traits, out: Path, written: list[Pa
     if g.empty:
         return "gpu_timing plot skipped: no CUDA backend measured with both timings"
     machines = style.machines_of(g)
-    fig, axes = plt.subplots(len(machines), 1, figsize=(11, 4.6 * len(machines)), squeeze=False)
+    fig, axes = style.figure(len(machines), 1, ROW_HEIGHT, "GPU time per call: isolated (submission latency "
+                             "in every call) against batched")
     for ax, machine in zip(axes[:, 0], machines):
         rows = g[g["machine"] == machine]
         counts = rows[rows["role"] == "reduction"].groupby("series")["samples"].sum()
@@ -48,17 +56,12 @@ def plot_gpu_timing(speed_all: pd.DataFrame, traits, out: Path, written: list[Pa
         ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
         ax.set_ylabel("µs per call  (log scale)")
         ax.set_xlabel(style.size_label(rows))
-        ax.set_title(f"{style.machine_title(rows, machine, 'cuda')}: time per call, "
-                     f"{sc.timing_short(rows[rows['timing'] == 'batched'])} and isolated",
-                     loc="left")
+        ax.set_title(f"{style.machine_title(rows, machine, 'cuda')}\n"
+                     f"{sc.timing_short(rows[rows['timing'] == 'batched'])} and isolated", loc="left")
         keys = [Line2D([], [], color="gray", linestyle="-", marker="o",
-                       label="batched: K calls back to back per timed region, time / K"),
+                       label="batched: K calls back to back\nper timed region, time / K"),
                 Line2D([], [], color="gray", linestyle=(0, (4, 2)), marker="o",
                        markerfacecolor="white", label="isolated: one call per timed region")]
-        ax.legend(handles=handles + keys, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                  frameon=False, title="backend", alignment="left")
-    fig.suptitle("GPU time per call: isolated (submission latency in every call) against batched",
-                 x=0.01, ha="left", fontweight="bold")
-    fig.tight_layout()
-    style.save(fig, out, "gpu_timing", written)
+        style.legend_right(ax, handles + keys, title="backend")
+    style.save(fig, out, NAME, written)
     return None

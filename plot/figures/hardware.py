@@ -1,17 +1,21 @@
-"""The same series across machines: a panel per series measured on at least two machines, one
-line per machine."""
+"""How does one backend do on each machine? GB/s against size for the series measured on the most
+machines (the ceilings first, then the reductions measured most widely, the faster first), a panel
+each, one line per machine."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.lines import Line2D
 
 import shootout_csv as sc
 import style
+
+NAME = "hardware"
+ROW_HEIGHT = 2.7
+MOST_PANELS = 6
 
 
 def machine_label(rows: pd.DataFrame, machine: str) -> str:
@@ -22,51 +26,49 @@ def machine_label(rows: pd.DataFrame, machine: str) -> str:
     return r["label"].iloc[0] + (f" ({models})" if models else "")
 
 
-def plot_hardware(speed: pd.DataFrame, traits, out: Path, written: list[Path]) -> str | None:
-    s = speed
+def chosen_panels(s: pd.DataFrame, traits) -> list[str]:
+    """'series|device' keys measured on at least two machines: the ceilings, then the reductions
+    on the most machines (the faster first), MOST_PANELS in all."""
+    s = s[s["role"].isin(["ceiling", "reduction"])]
+    per = s.groupby("panel").agg(machines=("machine", "nunique"), gbps=("gbps", "median"),
+                                 ceiling=("role", lambda r: (r == "ceiling").any())).reset_index()
+    per = per[per["machines"] >= 2].sort_values(["ceiling", "machines", "gbps"], ascending=False)
+    keys = per["panel"].tolist()[:MOST_PANELS]
+    return sorted(keys, key=lambda k: (sc.device_rank(k.split("|")[1]), sc.backend_sort_key(k.split("|")[0], traits)))
+
+
+def draw(t, out: Path, written: list[Path]) -> str | None:
+    s = t.speed[~t.speed["device"].str.endswith("+h2d")]
     machines = style.machines_of(s)
     if len(machines) < 2:
         return "hardware comparison skipped: the CSVs hold only one machine"
     s = s.assign(panel=s["series"] + "|" + s["device"])
-    counts = s.groupby("panel")["machine"].nunique()
-    panels = [k for k, v in counts.items() if v >= 2]
+    panels = chosen_panels(s, t.traits)
     if not panels:
         return "hardware comparison skipped: no backend was measured on two machines"
-    panels.sort(key=lambda k: (sc.DEVICES.index(k.split("|")[1]) if k.split("|")[1] in sc.DEVICES
-                               else 9, sc.backend_sort_key(k.split("|")[0], traits)))
-    ncol = min(4, len(panels))
-    nrow = math.ceil(len(panels) / ncol)
-    top_in = 0.45 + 0.2 * len(machines)  # title and legend above the panels, in inches
-    height = 3.1 * nrow + top_in
-    fig, axes = plt.subplots(nrow, ncol, figsize=(3.9 * ncol, height), squeeze=False)
-    colors = {m: plt.get_cmap("tab10")(i % 10) for i, m in enumerate(machines)}
-    markers = {m: style.MARKERS[i % len(style.MARKERS)] for i, m in enumerate(machines)}
-    widths = {m: max(1.2, 3.2 - 0.8 * i) for i, m in enumerate(machines)}
+    shown = [m for m in machines if s[s["panel"].isin(panels)]["machine"].eq(m).any()]
+    cols = 2 if len(panels) > 1 else 1
+    rows = math.ceil(len(panels) / cols)
+    fig, axes = style.figure(rows, cols, ROW_HEIGHT, "Same backend across machines: GB/s against size, "
+                             "one line per machine", extra=style.legend_height(len(shown), 1))
+    colors = {m: style.plt.get_cmap("tab10")(i % 10) for i, m in enumerate(shown)}
+    markers = {m: style.MARKERS[i % len(style.MARKERS)] for i, m in enumerate(shown)}
     for ax, key in zip(axes.flat, panels):
         b, device = key.split("|")
-        rows = s[s["panel"] == key]
-        for m in machines:
-            r = rows[rows["machine"] == m].sort_values("n")
-            if not r.empty:  # earlier machines drawn wider, so that coinciding lines both show
-                ax.plot(r["n"], r["gbps"], color=colors[m], marker=markers[m],
-                        markersize=widths[m] + 3, linewidth=widths[m])
-        ax.set_title(sc.series_label(b, device) + ("" if device == "cpu" else
-                                                   f" ({sc.timing_short(rows, k=False)})"),
-                     loc="left", fontsize=9.5)
-        style.size_ticks(ax, s, max_ticks=4)  # the same x range in every panel
+        rows_ = s[s["panel"] == key]
+        for m in shown:
+            r = rows_[rows_["machine"] == m].sort_values("n")
+            if not r.empty:
+                ax.plot(r["n"], r["gbps"], color=colors[m], marker=markers[m], markersize=4, linewidth=1.5)
+        ax.set_title(sc.series_label(b, device) + ("" if device == "cpu" else f" ({sc.timing_short(rows_, k=False)})"),
+                     loc="left")
+        style.size_ticks(ax, s, max_ticks=6)
         style.gbps_axis(ax, label=False)
-        ax.tick_params(labelsize=8)
+        ax.set_ylabel("GB/s (log)")
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("GB/s (log)")
-    fig.suptitle("Same backend across machines: GB/s (log) against elements and bytes (log₂), "
-                 "one line per machine", x=0.01, y=1 - 0.1 / height, ha="left", va="top", fontweight="bold")
-    handles = [Line2D([], [], color=colors[m], marker=markers[m], linewidth=widths[m],
-                      markersize=widths[m] + 3, label=machine_label(s, m))
-               for m in machines]
-    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.01, 1 - 0.38 / height),
-               frameon=False, ncol=1, borderaxespad=0)
-    fig.tight_layout(rect=(0, 0, 1, 1 - top_in / height))
-    style.save(fig, out, "hardware", written)
+    handles = [Line2D([], [], color=colors[m], marker=markers[m], linewidth=1.5, label=machine_label(s, m))
+               for m in shown]
+    fig.legend(handles=handles, loc="outside lower left", ncol=1, frameon=False)
+    style.save(fig, out, NAME, written)
     return None

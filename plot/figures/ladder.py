@@ -14,8 +14,18 @@ import pandas as pd
 import shootout_csv as sc
 import style
 
+NAME = "ladder"
 LADDER_SIZES = [2**20, 2**30]
 DEFAULT_LADDER = "cuda/ladder/*"  # a selection of backends for the ladder plot, not a property
+
+
+def row_height(steps: int) -> float:
+    """Inches per row of panels: a bar per step, and the title and legend."""
+    return 0.28 * steps + 1.9
+
+
+def draw(t, out: Path, written: list[Path]) -> str | None:
+    return plot_ladder(t.ladder_speed, t.ladder_speed_all, t.ladder, out, written)
 
 
 def plot_ladder(speed: pd.DataFrame, speed_all: pd.DataFrame, ladder: str, out: Path,
@@ -33,8 +43,8 @@ def plot_ladder(speed: pd.DataFrame, speed_all: pd.DataFrame, ladder: str, out: 
     # The steps' names without the folder they all share, e.g. "cuda/ladder/".
     common = os.path.commonprefix(steps)
     prefix = common[:common.rfind("/") + 1]
-    fig, axes = plt.subplots(len(panels), len(sizes), figsize=(7.2 * len(sizes), 0.42 * len(steps) * len(panels) + 2.0 * len(panels)),
-                             squeeze=False)
+    fig, axes = style.figure(len(panels), len(sizes), row_height(len(steps)),
+                             f"Reduction ladder ({ladder}): GB/s of each step; ×: speed-up over the step before")
     cmap = plt.get_cmap("viridis")
     for row, (machine, device) in enumerate(panels):
         for col, n in enumerate(sizes):
@@ -70,18 +80,15 @@ def plot_ladder(speed: pd.DataFrame, speed_all: pd.DataFrame, ladder: str, out: 
             ax.set_xlim(0, xmax * 1.06)
             right = ax.twinx()
             right.set_ylim(ax.get_ylim())
-            right.set_yticks(ys, texts, fontfamily="monospace", fontsize=8.5)
+            right.set_yticks(ys, texts, fontfamily="monospace", fontsize=7.5)
             right.tick_params(axis="y", length=0)
             right.grid(False)
             ax.grid(axis="y", visible=False)
             ax.set_xlabel("throughput [GB/s]  (linear)")
             ax.set_title(f"{style.machine_title(rows, machine, device)}\nn = $2^{{{round(math.log2(n))}}}$ "
-                         f"elements ({style.bytes_text(rows['bytes'])}), {sc.timing_short(rows)}", loc="left")
+                         f"({style.bytes_text(rows['bytes'])}), {sc.timing_short(rows)}", loc="left", fontsize=9)
             if handles:
-                ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16),
-                          frameon=False, ncol=2)
-    fig.suptitle(f"Reduction ladder ({ladder}): GB/s of each step; ×: speed-up over the step before",
-                 x=0.01, ha="left", fontweight="bold")
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    style.save(fig, out, "ladder", written)
+                ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.22),
+                          frameon=False, ncol=1)
+    style.save(fig, out, NAME, written)
     return None

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.lines import Line2D
 
 import style
 
+NAME = "scale_out"
+ROW_HEIGHT = 3.0
 SCALE_OUT_SIZES = [2**24, 2**28, 2**31]  # the scale_out plot's panels, where measured
 SCALE_OUT_AXES = {"gpus": "GPUs (one process, NCCL)", "ranks": "MPI ranks (mpirun -np)"}
 
@@ -22,6 +23,10 @@ def scale_out_sizes(series: pd.DataFrame) -> list[int]:
     return sizes or [max(measured)]
 
 
+def draw(t, out: Path, written: list[Path]) -> str | None:
+    return plot_scale_out(t.scale_out, t.styles, t.traits, out, written)
+
+
 def plot_scale_out(series: pd.DataFrame, styles, traits, out: Path,
                    written: list[Path]) -> str | None:
     """GB/s against the GPU count and against the rank count (rows), per size (columns), one
@@ -31,8 +36,8 @@ def plot_scale_out(series: pd.DataFrame, styles, traits, out: Path,
         return "scale_out plot skipped: no backend was measured at several GPU or rank counts"
     axes_kinds = [a for a in SCALE_OUT_AXES if (series["axis"] == a).any()]
     sizes = scale_out_sizes(series)
-    fig, axes = plt.subplots(len(axes_kinds), len(sizes), figsize=(4.6 * len(sizes) + 2.6,
-                             4.0 * len(axes_kinds)), squeeze=False)
+    fig, axes = style.figure(len(axes_kinds), len(sizes), ROW_HEIGHT, "Scaling out: GB/s (the whole input's "
+                             "bytes / time) against GPUs and MPI ranks")
     handles = {}
     for row, kind in enumerate(axes_kinds):
         for col, n in enumerate(sizes):
@@ -59,10 +64,6 @@ def plot_scale_out(series: pd.DataFrame, styles, traits, out: Path,
             style.gbps_axis(ax)
             ax.set_title(style.size_title(n, series[series["n"] == n]), loc="left")
     handles["ideal: the 1-GPU (1-rank) GB/s × count"] = Line2D([], [], color="gray", **style.IDEAL_STYLE)
-    fig.suptitle("Scaling out: GB/s (the whole input's bytes / time) against GPUs and MPI ranks",
-                 x=0.01, ha="left", fontweight="bold")
-    fig.tight_layout()
-    fig.legend(list(handles.values()), list(handles), loc="upper left", bbox_to_anchor=(1.0, 0.95),
-               frameon=False, title=style.LEGEND_TITLE)
-    style.save(fig, out, "scale_out", written)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower left", ncol=2, frameon=False)
+    style.save(fig, out, NAME, written)
     return None

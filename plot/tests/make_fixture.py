@@ -34,6 +34,14 @@ tests rely on:
     cuda/cub and the ceiling, at 2^20, 2^24, 2^28 and 2^31 elements. Batched nccl/sum at 2^31 on 4
     GPUs scales at 94% (3.74x one GPU); at 2^20 the all-reduce's floor keeps it under 2x. The one-process
     rows (cuda/cub) are gpus = 1, ranks = 1; CPU rows gpus = 0.
+  * h100.csv: a one-GPU H100 machine by a harness that writes every column up to version (energy_j,
+    gb_per_j on batched rows, version "v0.2-3-gabc1234" on all), at 2^10..2^30 every other power,
+    with the launch floor cuda/baseline/launch (2 us batched, 6 us isolated). Its rows follow the
+    cost model t = t0 + bytes / r_inf exactly (H100_MODEL), so that the fit gives those numbers
+    back; the batched read ceiling (t0 2.5 us) is below the roofline max(floor, bytes / best read)
+    at small sizes, where cuda/single-pass (t0 2.2 us) is faster than it but not than the
+    roofline. One trap: batched cuda/shuffle at 2^12 took 1.2 us, under the launch floor: above the
+    roofline, which the summary must flag.
 """
 
 from __future__ import annotations
@@ -94,6 +102,11 @@ TRAITS = {
     "cuda/thrust": ("f32", "tree", "any_thread_count", "reduction"),
     "cuda/baseline/read": ("f32", "unordered", "none", "ceiling"),
     "cuda/baseline/copy": ("none", "unordered", "none", "reference_copy"),
+    "cuda/baseline/launch": ("none", "unordered", "none", "launch_floor"),
+    "cuda/single-pass": ("f32", "tree", "any_thread_count", "reduction"),
+    "cuda/single-pass-kahan": ("compensated_f32", "tree", "any_thread_count", "reduction"),
+    "cuda/atomic/grid": ("f32", "unordered", "none", "reduction"),
+    "cuda/exact": ("exact", "tree", "any_thread_count", "reduction"),
     "nccl/sum": ("f64", "tree", "per_thread_count", "reduction"),
     "nccl/exact": ("exact", "unordered", "any_thread_count", "reduction"),
     "mpi/cuda": ("f64", "tree", "per_thread_count", "reduction"),
@@ -194,7 +207,7 @@ class Writer:
         self.t = datetime.fromisoformat(self.h["start"]).replace(tzinfo=timezone.utc)
 
     def row(self, backend, device, threads, inp, n, gbps, err, seed=0, when=None,
-            timing="isolated", batch=1, gpus=None, ranks=1, dtype="f32"):
+            timing="isolated", batch=1, gpus=None, ranks=1, dtype="f32", watts=None, version=""):
         h = self.h
         self.t += timedelta(seconds=3)
         stamp = (when or self.t).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -207,8 +220,8 @@ class Writer:
         else:
             exact = exact_sum(inp, n)
             result = exact * (1 + err) if role != "reference_copy" else math.nan
-        if role == "reference_copy":
-            err = math.nan  # a copy sums nothing
+        if role in ("reference_copy", "launch_floor"):
+            err = result = math.nan  # sums nothing
         cuda = device != "cpu"
         self.rows.append({
             "timestamp": stamp, "host": h["host"], "cpu": h["cpu"],
@@ -224,7 +237,9 @@ class Writer:
             "cache": "cold" if cuda else "warm", "accumulator": accumulator, "order": order,
             "reproducibility": reproducibility, "role": role, "reproducible": "yes",
             "gpus": (1 if cuda else 0) if gpus is None else gpus, "ranks": ranks,
-            "pages": "" if cuda else "huge", "configuration": "", "dtype": dtype,
+            "pages": "" if cuda else "huge", "configuration": "", "dtype": dtype, "os": "linux",
+            "energy_j": f"{watts * t_med * 1e-9:.6g}" if watts else "",
+            "gb_per_j": f"{nbytes * 1e-9 / (watts * t_med * 1e-9):.6g}" if watts else "", "version": version,
         })
 
     def gpu_rows(self, backend, inp, n, err, dtype="f32"):
@@ -368,6 +383,36 @@ def make_multi_gpu():
     return w
 
 
+# The H100 machine's cost model per backend, batched: (t0 in ns, r_inf in GB/s, board watts); an
+# isolated call pays 4 us more. The launch floor reads nothing: its r_inf is infinite.
+H100 = "h100-7a8b9c0d"
+MACHINES[H100] = dict(
+    host="h100", cpu="Intel(R) Xeon(R) Platinum 8468", gpu="NVIDIA H100 80GB HBM3", peak=3352.3, threads=32,
+    l2=2**21, l3=105 * 2**20, cache_bw=40.0, l3_total=900.0, dram_per_thread=12.0, dram_total=180.0,
+    core=1.0, compiler="g++ 12.2.0", start="2026-12-05T08:00:00")
+H100_MODEL = {"cuda/baseline/launch": (2000.0, math.inf, 120.0), "cuda/baseline/read": (2500.0, 3000.0, 400.0),
+              "cuda/single-pass": (2200.0, 2950.0, 390.0), "cuda/cub": (6500.0, 2980.0, 380.0),
+              "cuda/shuffle": (4000.0, 2900.0, 385.0), "cuda/atomic/grid": (3000.0, 2700.0, 395.0),
+              "cuda/single-pass-kahan": (2400.0, 2900.0, 400.0), "cuda/exact": (9000.0, 1500.0, 410.0)}
+H100_SIZES = [2**k for k in range(10, 31, 2)]
+H100_VERSION = "v0.2-3-gabc1234"
+
+
+def make_h100():
+    w = Writer([H100])
+    w.use(H100)
+    for n in H100_SIZES:
+        for backend, (t0, r_inf, watts) in H100_MODEL.items():
+            for timing, batch in [("isolated", 1), ("batched", batch_size(n))]:
+                t = t0 + (4000.0 if timing == "isolated" else 0.0) + input_bytes(n) / r_inf
+                if backend == "cuda/shuffle" and n == 2**12 and timing == "batched":
+                    t = 1200.0  # under the launch floor: above the roofline
+                err = 0.0 if backend == "cuda/exact" else 5e-9 * math.log2(n)
+                w.row(backend, "cuda", 1, "uniform", n, input_bytes(n) / t, err, timing=timing, batch=batch,
+                      watts=watts if timing == "batched" else None, version=H100_VERSION)
+    return w
+
+
 def make_f64():
     """Later runs on ws-ryzen with the dtype column: float64 series beside some float32 rows."""
     w = Writer(["ws-ryzen-3f9a0c71"])
@@ -399,3 +444,5 @@ if __name__ == "__main__":
     make_latency().write(HERE / "data" / "latency.csv", later=["pages"])
     make_f64().write(HERE / "data" / "ws-ryzen-f64.csv", later=["pages", "configuration", "dtype"])
     make_multi_gpu().write(HERE / "data" / "h200x4.csv")
+    make_h100().write(HERE / "data" / "h100.csv",
+                      later=["pages", "configuration", "dtype", "os", "energy_j", "gb_per_j", "version"])

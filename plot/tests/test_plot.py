@@ -28,10 +28,11 @@ XEON = HERE / "data" / "lab-xeon.csv"
 VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
 LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryzen
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
-PLOTS = ["gbps", "error", "hardware", "ladder", "gpu_timing", "scaling", "dispatch_latency", "accuracy_speed",
-         "dtypes"]
+PLOTS = ["gbps", "cost_model", "accuracy_speed", "dtypes", "error", "hardware", "scaling", "energy", "ladder",
+         "gpu_timing", "dispatch_latency"]
 H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
 F64 = HERE / "data" / "ws-ryzen-f64.csv"  # the dtype column: float64 series on ws-ryzen
+H100 = HERE / "data" / "h100.csv"  # every column up to version; a launch floor; the cost model exactly
 RYZEN_CPU = "ws-ryzen: AMD Ryzen 9 7950X 16-Core Processor — cpu"
 
 
@@ -43,7 +44,7 @@ def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def plotted(tmp_path_factory):
     out = tmp_path_factory.mktemp("plots")
-    result = run("plot.py", RYZEN, XEON, F64, "--latency-csv", LATENCY, "--out", out)
+    result = run("plot.py", RYZEN, XEON, F64, H100, "--latency-csv", LATENCY, "--out", out)
     assert result.returncode == 0, result.stderr
     return out, result
 
@@ -89,18 +90,55 @@ def test_every_plot_is_written_as_png_and_svg(plotted):
         assert "<svg" in svg and svg.rstrip().endswith("</svg>"), name
     assert (out / "summary.md").read_text().startswith("# Accumulate shootout")
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        [f"{n}.{e}" for n in PLOTS for e in ("png", "svg")] + ["summary.md"])
+        [f"{n}.{e}" for n in PLOTS for e in ("png", "svg")] + ["summary.md", "report.html"])
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) from a PNG's header chunk."""
+    head = path.read_bytes()[:24]
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_every_figure_has_the_readme_width_and_the_height_of_its_panels(plotted):
+    """990 pixels wide (the README's column); as high as the fixture's panels make it: rows of panels
+    of the module's height, and room for a legend under them where it has one."""
+    from figures import accuracy_speed, cost_model, dispatch_latency, energy, error, gbps, gpu_timing, hardware, \
+        ladder, scaling
+    import style
+    out, _ = plotted
+    expected = {
+        gbps: (5, gbps.ROW_HEIGHT, 0),  # h100, lab-xeon cpu and cuda, ws-ryzen cpu and cuda
+        cost_model: (3, cost_model.ROW_HEIGHT, 0),  # the three GPUs
+        accuracy_speed: (2, accuracy_speed.ROW_HEIGHT, 0),  # three machines at uniform, two columns
+        error: (2, error.ROW_HEIGHT, style.legend_height(14 + 2, 2)),  # four inputs; 14 families and 2 keys
+        hardware: (3, hardware.ROW_HEIGHT, style.legend_height(3, 1)),  # six series, three machines
+        scaling: (1, scaling.ROW_HEIGHT, 0),  # ws-ryzen's sweep
+        energy: (1, energy.row_height(7), 0),  # the H100's seven series
+        ladder: (2, ladder.row_height(12), 0),  # two machines
+        gpu_timing: (3, gpu_timing.ROW_HEIGHT, 0),
+        dispatch_latency: (1, dispatch_latency.ROW_HEIGHT, 0),
+    }
+    for module, (rows, row_height, extra) in expected.items():
+        png = out / f"{module.NAME}.png"
+        assert png.stat().st_size > 20_000, module.NAME
+        assert png_size(png) == style.figure_pixels(rows, row_height, extra), module.NAME
+        assert png_size(png)[0] == 990
 
 
 def test_plots_carry_their_reference_lines_and_labels(plotted):
     out, _ = plotted
     gbps = (out / "gbps.svg").read_text()
     assert "ceiling: cpu/baseline/read" in gbps
-    assert "ceiling: cuda/baseline/read" in gbps
-    assert "reference: cuda/baseline/copy" in gbps
+    assert "ceiling: cuda/baseline/read" in gbps  # no launch floor measured there: the read
+    assert "ceiling: max(launch floor 2 µs, bytes / 2995 GB/s)" in gbps  # the H100's roofline
     assert "theoretical peak 1008.1 GB/s" in gbps and "theoretical peak 1555.2 GB/s" in gbps
-    assert "cuda/cub (+h2d) · f32, tree" in gbps
-    assert "cpu/avx2/f32 · f32, lanes" in gbps  # the legend shows each backend's traits
+    assert "(+h2d)" not in gbps and "baseline/copy" not in gbps  # the report has them
+    # the legend shows each backend's traits; a line per family (element type, accumulator): its
+    # fastest series over the sizes, on ws-ryzen cpu/openmp/reduction for float32 on the CPU
+    # (cpu/avx2/f32 is faster only below 2^16) and cuda/shuffle on the GPU (cuda/cub, cuda/thrust)
+    assert "cpu/openmp/reduction · f32, thread_chunks" in gbps and "cpu/avx2/f32" not in gbps
+    assert "cpu/serial/kahan · compensated_f32, sequential" in gbps
+    assert "cuda/shuffle · f32, tree" in gbps and "cuda/thrust" not in gbps
     assert "cuda/ladder" not in gbps  # the ladder has its own plot
     assert "throughput [GB/s]" in gbps and "4 GiB" in gbps and "4 KiB" in gbps
     assert "bytes of float32 (bottom)" in gbps  # lab-xeon's panels: float32 only
@@ -330,7 +368,7 @@ def test_gpu_rows_are_batched_by_default_and_say_so(plotted):
     assert row[6] == "batched (K = 256)"
     assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in text
     gbps = (out / "gbps.svg").read_text()
-    assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in gbps
+    assert "batched (K calls back to back per timed region," in gbps
     # cuda+h2d rows were measured isolated only: that timing, said in the panel and a note
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda+h2d", "2^16")
     assert row[6] == "isolated"
@@ -370,7 +408,7 @@ def test_gpu_timing_plot(plotted, tmp_path):
     out, _ = plotted
     svg = (out / "gpu_timing.svg").read_text()
     assert "µs per call" in svg
-    assert "batched: K calls back to back per timed region, time / K" in svg
+    assert "batched: K calls back to back" in svg and "per timed region, time / K" in svg
     assert "isolated: one call per timed region" in svg
     assert "ceiling: cuda/baseline/read" in svg and "cuda/cub" in svg
     assert "cuda/ladder" not in svg
@@ -402,7 +440,7 @@ def test_a_ceiling_beaten_by_more_than_two_percent_is_marked():
 def test_the_gbps_plot_draws_beaten_ceiling_points_hollow(plotted):
     out, _ = plotted
     gbps = (out / "gbps.svg").read_text()
-    assert "hollow: a reduction with as many threads or fewer is &gt; 2% faster:" in gbps
+    assert "hollow: a reduction with as many threads" in gbps and "or fewer is &gt; 2% faster: no ceiling" in gbps
 
 
 # ---------------------------------------------------------------------------------------------
@@ -585,12 +623,12 @@ def test_plots_draw_float64_series_apart(plotted):
     assert "cpu/serial/kahan (f64)" in error
     assert "cpu/serial/kahan (f64)" in (out / "accuracy_speed.svg").read_text()
     dtypes = (out / "dtypes.svg").read_text()
-    assert "float32: uniform" in dtypes and "float64: uniform" in dtypes
-    assert "accumulator compensated_f64" in dtypes
+    assert "float32, input uniform" in dtypes and "float64, input uniform" in dtypes
+    assert "compensated_f64" in dtypes
 
 
 def test_dtypes_puts_each_element_type_in_its_own_panel(tmp_path):
-    # ws-ryzen's float64 rows once more as float16 rows: half the bytes, the 16-bit accumulator
+    # ws-ryzen's float64 rows once more as float16 rows: half the bytes, a 16-bit accumulator
     def as_float16(row):
         row = {**row, "bytes": str(2 * int(row["n"]))}
         if row["accumulator"] in ("f64", "compensated_f64"):
@@ -601,13 +639,14 @@ def test_dtypes_puts_each_element_type_in_its_own_panel(tmp_path):
     result = run("plot.py", F64, f16, "--out", out)
     assert result.returncode == 0, result.stderr
     dtypes = (out / "dtypes.svg").read_text()
-    assert "float16: uniform" in dtypes and "float64: uniform" in dtypes
-    assert "accumulator f16" in dtypes
-    # one element type: the figure is not drawn, and the run says why
+    assert "float16, input uniform" in dtypes and "float64, input uniform" in dtypes
+    assert "accumulator (green band: exact)" in dtypes
+    # One element type: no figure, and the run says why.
     out_f64 = tmp_path / "f64"
     result = run("plot.py", F64, "--out", out_f64, "--backend", "cpu/serial/kahan")
     assert result.returncode == 0, result.stderr
     assert not (out_f64 / "dtypes.svg").exists()
+    assert "dtypes: the rows at n=16777216 hold one element type" in result.stderr
 
 
 def test_compare_takes_bytes_from_the_bytes_column():
@@ -704,7 +743,7 @@ def bad_files(tmp: Path) -> dict[str, Path]:
     ("bad_timing", "bad_timing.csv line 4: column timing is 'fast' (expected one of: isolated, "
                    "batched)"),
     ("bad_role", "bad_role.csv line 3: column role is 'baseline' (expected one of: reduction, "
-                 "ceiling, reference_copy)"),
+                 "ceiling, reference_copy, launch_floor)"),
     ("row_too_long", "row_too_long.csv: not a valid CSV file"),
     ("no_such_file", "no_such_file.csv: no such file"),
 ])
@@ -902,13 +941,17 @@ def test_scale_out_is_in_the_summary(scaled):
     assert re.search(r"4: [0-9]+ \(94%\)", line), line
 
 
-def test_other_plots_use_the_largest_gpu_count_and_say_so(scaled):
+def test_multi_gpu_and_multi_rank_rows_are_only_in_the_scale_out_figure(scaled):
     out, _ = scaled
     speed = sc.speed_table(sc.read_csvs([str(H200X4)]))
     nccl = speed[(speed["backend"] == "nccl/sum") & (speed["n"] == 2**31)]
-    assert set(nccl["gpus"]) == {4}
-    assert set(speed.loc[speed["backend"] == "mpi/cuda", "ranks"]) == {4}
-    assert "nccl/sum · f64, tree (4 GPUs)" in (out / "gbps.svg").read_text()
+    assert set(nccl["gpus"]) == {4}  # the speed table takes the most GPUs
+    one = sc.speed_table(sc.one_device(sc.read_csvs([str(H200X4)])))
+    assert set(one["gpus"]) <= {0, 1} and set(one["ranks"]) == {1}  # the figures' rows do not
+    gbps = (out / "gbps.svg").read_text()
+    assert "GPUs)" not in gbps and "ranks)" not in gbps
+    assert "4 GPUs" not in (out / "summary.md").read_text().split("## Scaling out")[0]
+    assert "nccl/sum (batched)" in (out / "scale_out.svg").read_text()
 
 
 def test_scale_out_is_skipped_without_several_counts(plotted, tmp_path):
@@ -930,3 +973,97 @@ def test_pareto_front_keeps_only_the_undominated_points():
     # 10 GB/s exact, and 100 GB/s at 1e-8, are on the front; 100 GB/s at 1e-3 is beaten by the
     # same speed at 1e-8, 50 at 1e-3 by both, and a NaN error is beaten by everything.
     assert list(pareto(group)) == [True, False, False, True, False]
+
+
+# ---------------------------------------------------------------------------------------------
+# The version and energy columns, the roofline, the cost model, the report
+
+
+def test_version_and_energy_columns_are_read_and_older_files_have_them_empty():
+    df = sc.read_csvs([str(H100), str(RYZEN)])
+    h100 = df[df["machine"] == "h100-7a8b9c0d"]
+    assert set(h100["version"]) == {"v0.2-3-gabc1234"}
+    batched = h100[h100["timing"] == "batched"]
+    assert batched["energy_j"].notna().all() and h100.loc[h100["timing"] == "isolated", "energy_j"].isna().all()
+    # bytes per joule: the fixture's GPU draws 390 W while cuda/single-pass streams
+    r = batched[(batched["backend"] == "cuda/single-pass") & (batched["n"] == 2**30)].iloc[0]
+    assert r["gb_per_j"] == pytest.approx(r["bytes"] * 1e-9 / r["energy_j"], rel=1e-5)
+    assert r["gb_per_j"] == pytest.approx(r["gbps"] / 390, rel=1e-3)
+    ryzen = df[df["machine"] == "ws-ryzen-3f9a0c71"]  # written before these columns
+    assert set(ryzen["version"]) == {""} and ryzen["energy_j"].isna().all() and ryzen["gb_per_j"].isna().all()
+
+
+def test_a_negative_energy_is_refused(tmp_path):
+    bad = rewrite(H100, tmp_path / "bad.csv", extra={"pages": "", "configuration": "", "dtype": "f32", "os": "linux",
+                                                      "energy_j": "-1", "gb_per_j": "", "version": "x"})
+    result = run("plot.py", bad, "--out", tmp_path / "out")
+    assert result.returncode == 2
+    assert "bad.csv line 2: column energy_j is not a finite number > 0: '-1'" in result.stderr
+
+
+def test_the_gpu_ceiling_is_the_roofline_of_the_launch_floor_and_the_best_read():
+    speed = sc.select_timing(sc.speed_table(sc.read_csvs([str(H100)])), "batched")
+    sp = sc.with_ceiling(speed).set_index(["series", "n"])
+    best = 2**30 * 4 / (2500 + 2**30 * 4 / 3000)  # the read ceiling's fastest GB/s, at 2^30
+    # 2^10: the launch floor (2 us) bounds the call, not the read of 4 KiB at the best rate
+    assert sp.loc[("cuda/single-pass", 2**10), "ceiling"] == pytest.approx(4096 / 2000, rel=2e-3)
+    assert sp.loc[("cuda/single-pass", 2**10), "ceiling_kind"] == "roofline"
+    # 2^30: the best read rate bounds it
+    assert sp.loc[("cuda/single-pass", 2**30), "ceiling"] == pytest.approx(best, rel=2e-3)
+    # single-pass outruns the read ceiling's own 2^10 row (2.5 us) but not the roofline: no flag
+    read_small = sp.loc[("cuda/baseline/read", 2**10), "gbps"]
+    assert sp.loc[("cuda/single-pass", 2**10), "gbps"] > 1.1 * read_small
+    assert not sp.loc[("cuda/single-pass", 2**10), "above_ceiling"]
+    # cuda/shuffle's 1.2 us at 2^12 is under the launch floor: above the ceiling, flagged
+    assert sp.loc[("cuda/shuffle", 2**12), "above_ceiling"]
+    assert sp.loc[("cuda/shuffle", 2**12), "pct_ceiling"] == pytest.approx(100 * 2000 / 1200, rel=2e-3)
+    assert sp["above_ceiling"].sum() == 1
+    # where no launch floor was measured, the read of as many bytes stays the ceiling
+    ryzen = sc.with_ceiling(sc.select_timing(sc.speed_table(sc.read_csvs([str(RYZEN)])), "batched"))
+    assert set(ryzen.loc[ryzen["device"] == "cuda", "ceiling_kind"]) <= {"read", ""}  # "": no ceiling of those bytes
+
+
+def test_the_summary_flags_every_reduction_above_the_ceiling(plotted):
+    out, _ = plotted
+    text = (out / "summary.md").read_text()
+    above = text.split("## Above the ceiling\n", 1)[1].split("\n## ", 1)[0]
+    flagged = [line for line in above.splitlines() if line.startswith("| h100")]
+    assert len(flagged) == 1 and "`cuda/shuffle` | 2^12 | batched" in flagged[0] and "167% ⚠" in flagged[0]
+    row = summary_row(text, "h100: NVIDIA H100 80GB HBM3 — cuda", "2^12")
+    assert row[2] == "`cuda/shuffle`" and row[4] == "167% ⚠"
+    row = summary_row(text, "h100: NVIDIA H100 80GB HBM3 — cuda", "2^10")
+    assert row[2] == "`cuda/single-pass`" and row[4] == "91%"  # against the roofline, not the 2^10 read
+
+
+def test_the_cost_model_gives_back_the_numbers_the_rows_were_made_from():
+    speed = sc.select_timing(sc.speed_table(sc.read_csvs([str(H100)])), "batched")
+    fits = sc.cost_model(speed).set_index("series")
+    for series, t0, r_inf in [("cuda/single-pass", 2200, 2950), ("cuda/cub", 6500, 2980),
+                              ("cuda/baseline/read", 2500, 3000), ("cuda/exact", 9000, 1500)]:
+        assert fits.loc[series, "t0_ns"] == pytest.approx(t0, rel=0.01), series
+        assert fits.loc[series, "r_inf"] == pytest.approx(r_inf, rel=0.01), series
+        assert fits.loc[series, "n_half_bytes"] == pytest.approx(t0 * r_inf, rel=0.02), series
+        assert fits.loc[series, "worst_error"] < 0.01, series
+    assert "cuda/baseline/launch" not in fits.index  # it reads nothing: no rate to fit
+    # the trap at 2^12 is a point the model cannot fit
+    assert fits.loc["cuda/shuffle", "worst_error"] > 0.5
+
+
+def test_the_summary_lists_the_cost_model(plotted):
+    out, _ = plotted
+    text = (out / "summary.md").read_text()
+    section = text.split("## h100: NVIDIA H100 80GB HBM3 — cuda\n", 1)[1].split("\n## ", 1)[0]
+    assert "| backend | t0 | r∞ GB/s | n½ |" in section
+    assert "| `cuda/single-pass` | 2.2 µs | 2950 | 6.2 MiB (1.62e+06 elements) |" in section
+    assert "| `cuda/baseline/read` (ceiling) | 2.5 µs | 3000 |" in section
+    assert "version `v0.2-3-gabc1234` (176 rows)" in section
+
+
+def test_the_report_is_one_file_with_plotly_inlined_and_every_filter(plotted):
+    out, _ = plotted
+    html = (out / "report.html").read_text()
+    assert not re.search(r"<script[^>]*\ssrc=", html)  # plotly.js inlined: nothing fetched when viewed
+    assert "Plotly.newPlot" in html and "plotly.js" in html
+    for key in ("machine", "device", "dtype", "input"):
+        assert f'"{key}"' in html
+    assert "v0.2-3-gabc1234" in html and "relative error %{customdata[3]}" in html

@@ -118,6 +118,7 @@ struct Candidate {
     bool full_subgroups = false;
     bool atomic_float_extension = false;
     bool float_atomic_add = false;
+    bool shader_float64 = false;
     bool sm_builtins = false;
 };
 
@@ -151,6 +152,7 @@ std::optional<std::string> examine(VkPhysicalDevice device, Candidate& candidate
     candidate.subgroup_size_control = size_control.subgroupSizeControl;
     candidate.full_subgroups = size_control.computeFullSubgroups;
     candidate.float_atomic_add = atomic_float.shaderBufferFloat32AtomicAdd;
+    candidate.shader_float64 = features.features.shaderFloat64;
 
     std::uint32_t families = 0;
     vk.vkGetPhysicalDeviceQueueFamilyProperties(device, &families, nullptr);
@@ -290,6 +292,7 @@ DeviceFacts read_facts(const Candidate& candidate) {
     facts.max_subgroup_size = facts.subgroup_size_control ? size_control.maxSubgroupSize : facts.subgroup_size;
     facts.max_workgroup_subgroups = facts.subgroup_size_control ? size_control.maxComputeWorkgroupSubgroups : 0;
     facts.float_atomic_add = candidate.float_atomic_add;
+    facts.shader_float64 = candidate.shader_float64;
     facts.max_workgroup_size = std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations);
     facts.max_workgroups = limits.maxComputeWorkGroupCount[0];
     // Half of what the SMs hold: a 256-invocation workgroup of up to 64 registers an invocation fits
@@ -331,6 +334,7 @@ Context::Context() {
         *std::exchange(tail, &atomic_float.pNext) = &atomic_float;
         extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     }
+    const VkPhysicalDeviceFeatures core{.shaderFloat64 = chosen.shader_float64};
     const float priority = 1;
     const VkDeviceQueueCreateInfo queue_info{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                              .queueFamilyIndex = family_,
@@ -341,7 +345,8 @@ Context::Context() {
                                     .queueCreateInfoCount = 1,
                                     .pQueueCreateInfos = &queue_info,
                                     .enabledExtensionCount = static_cast<std::uint32_t>(extensions.size()),
-                                    .ppEnabledExtensionNames = extensions.data()};
+                                    .ppEnabledExtensionNames = extensions.data(),
+                                    .pEnabledFeatures = &core};
     SHOOTOUT_VK_CHECK(vk.vkCreateDevice(chosen.device, &create, nullptr, &device_));
     load_device(device_);
     vk.vkGetDeviceQueue(device_, family_, 0, &queue_);

@@ -41,6 +41,7 @@ struct DeviceFacts {
     std::uint32_t min_subgroup_size = 1, max_subgroup_size = 1;
     std::uint32_t max_workgroup_subgroups = 1;  // with a pinned size, at most this many subgroups a workgroup
     bool float_atomic_add = false;  // VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd
+    bool shader_float64 = false;    // doubles in shaders (shaderFloat64), enabled when there
     std::uint32_t max_workgroup_size = 128;
     std::uint32_t max_workgroups = 65535;
     // Invocations the device surely keeps resident at once, whatever a shader's registers: from

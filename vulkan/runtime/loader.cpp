@@ -1,11 +1,10 @@
 #include "vulkan/runtime/loader.hpp"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <stdexcept>
 
 #include "bench/backend.hpp"
+#include "platform/shared_library.hpp"
 
 namespace shootout::vulkan {
 
@@ -13,16 +12,17 @@ Functions vk;
 
 std::string loader_file() {
     const char* path = std::getenv("SHOOTOUT_VULKAN_LOADER");
-    return path && *path ? path : "libvulkan.so.1";
+    return path && *path ? path : platform::versioned_library_file("vulkan", 1);
 }
 
 std::string open_loader() {
     static const std::string failure = [] {
         const std::string file = loader_file();
         // Never closed: the functions are called until the process exits.
-        void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!library) return "no Vulkan loader (" + std::string(dlerror()) + ")";
-        vk.vkGetInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
+        std::string error;
+        void* library = platform::open_library(file, error);
+        if (!library) return "no Vulkan loader (" + error + ")";
+        vk.vkGetInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(platform::library_symbol(library, "vkGetInstanceProcAddr"));
         if (!vk.vkGetInstanceProcAddr) return "no Vulkan loader (" + file + " has no vkGetInstanceProcAddr)";
 #define SHOOTOUT_VK_LOAD(name) vk.name = reinterpret_cast<PFN_##name>(vk.vkGetInstanceProcAddr(nullptr, #name));
         SHOOTOUT_VK_GLOBAL_FUNCTIONS(SHOOTOUT_VK_LOAD)

@@ -1,4 +1,4 @@
-// The Vulkan loader, opened at run time (dlopen), and the functions vulkan/* calls, looked up
+// The Vulkan loader, opened at run time (platform/shared_library.hpp), and the functions vulkan/* calls, looked up
 // through it as volk does: a machine without the loader still runs every other backend and lists
 // these as unavailable, with the reason. Nothing links libvulkan.
 #pragma once
@@ -91,7 +91,8 @@ struct Functions {
 extern Functions vk;
 
 // The loader's file: $SHOOTOUT_VULKAN_LOADER when set (a path to a libvulkan.so.1 carried to a
-// machine without one installed), else "libvulkan.so.1" from the library search path.
+// machine without one installed), else the system's name for it (libvulkan.so.1 on Linux) from the
+// library search path.
 std::string loader_file();
 
 // Opens the loader and fills the global functions; returns why it could not, or an empty string.

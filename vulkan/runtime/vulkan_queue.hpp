@@ -1,8 +1,9 @@
 // The Vulkan side of the device-neutral timing layer (bench/device_timing.hpp): buffers with device
 // addresses, command buffers on the context's compute queue, and a pair of timestamp queries.
 //
-// Commands are recorded into a command buffer and submitted in order; a full memory barrier before
-// each one gives the in-order queue the layer expects (a CUDA stream's order). The start timestamp
+// Commands are recorded into a command buffer and submitted in order; a barrier before each one
+// (shader and transfer writes before, shader and transfer access after) gives the in-order queue
+// the layer expects (a CUDA stream's order). The start timestamp
 // is submitted at once, so that an isolated call includes its submission latency as a CUDA event
 // pair does; the calls after it go out every kCommandsPerSubmission commands, so the device starts
 // on a batch while the host still records the rest, and the stop timestamp with the last of them.

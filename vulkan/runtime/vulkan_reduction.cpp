@@ -23,6 +23,12 @@ struct CallConstants {
 };
 static_assert(sizeof(CallConstants) == kPushConstantBytes);
 
+std::optional<std::string> why_type_unavailable(ElementType type) {
+    const DeviceFacts& facts = context().facts();
+    if (type == ElementType::f64 && !facts.shader_float64) return facts.name + " has no 64-bit floats in shaders (shaderFloat64)";
+    return std::nullopt;
+}
+
 std::optional<std::string> why_unavailable(const VulkanBackendSpec& spec) {
     if (auto reason = why_no_device()) return reason;
     const DeviceFacts& facts = context().facts();
@@ -47,19 +53,21 @@ public:
     VulkanCall(const VulkanBackendSpec& spec, VulkanQueue& queue, Elements input)
         : queue_(queue),
           n_(input.size()),
+          element_bytes_(element_bytes(input.type())),
           atomic_(spec.finish == Finish::atomic),
           reduce_(spec.reduce),
-          shape_(launch_shape(spec.reduce, n_)),
-          slots_(queue.context(), std::uint64_t{shape_.workgroups} * sizeof(float), Buffer::Where::device),
+          shape_(launch_shape(spec.reduce, n_, element_bytes_)),
+          slots_(queue.context(), std::uint64_t{shape_.workgroups} * element_bytes_, Buffer::Where::device),
           ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
-          out_(queue.context(), sizeof(float), Buffer::Where::device),
-          host_out_(queue.context(), sizeof(float), Buffer::Where::host) {
+          out_(queue.context(), element_bytes_, Buffer::Where::device),
+          host_out_(queue.context(), element_bytes_, Buffer::Where::host) {
         // The shaders index the input in 32 bits, and NVIDIA's driver forms the byte offset in 32 bits
         // too: past 4 GiB it wraps (an H200 lost the last elements of 2^31 + 1001 floats).
         if (input.size_bytes() > (std::size_t{1} << 32))
             throw ResourceExhausted(std::to_string(n_) + " elements: the shaders address at most 4 GiB of input (32-bit offsets)");
         const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight};
-        pipeline_ = queue.context().pipeline(spec.spirv, constants, shape_.pinned_subgroup_size);
+        pipeline_ = queue.context().pipeline(input.type() == ElementType::f64 ? spec.spirv_f64 : spec.spirv, constants,
+                                             shape_.pinned_subgroup_size);
         queue_.fill(ticket_, 0);
     }
 
@@ -72,13 +80,18 @@ public:
             queue_.dispatch(pipeline_, &constants, shape_.workgroups);
         }
         to_host_ = result_to_host;
-        if (to_host_) queue_.copy(host_out_, 0, out_, 0, sizeof(float));
+        if (to_host_) queue_.copy(host_out_, 0, out_, 0, element_bytes_);
     }
 
     double result() override {
         if (!to_host_) {
-            queue_.copy(host_out_, 0, out_, 0, sizeof(float));
+            queue_.copy(host_out_, 0, out_, 0, element_bytes_);
             queue_.finish();
+        }
+        if (element_bytes_ == sizeof(double)) {
+            double sum = 0;
+            std::memcpy(&sum, host_out_.mapped(), sizeof sum);
+            return sum;
         }
         float sum = 0;
         std::memcpy(&sum, host_out_.mapped(), sizeof sum);
@@ -89,7 +102,7 @@ public:
 
 private:
     VulkanQueue& queue_;
-    std::size_t n_;
+    std::size_t n_, element_bytes_;
     bool atomic_;
     WorkgroupReduce reduce_;
     LaunchShape shape_;
@@ -100,12 +113,12 @@ private:
 
 }  // namespace
 
-LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n) {
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes) {
     const DeviceFacts& facts = context().facts();
     LaunchShape shape;
     shape.workgroup_size = std::min(kWorkgroupSize, std::bit_floor(facts.max_workgroup_size));
     shape.loads_in_flight = kLoadsInFlight;
-    const std::uint64_t per_workgroup = std::uint64_t{shape.workgroup_size} * 4 * shape.loads_in_flight;
+    const std::uint64_t per_workgroup = std::uint64_t{shape.workgroup_size} * (16 / element_bytes) * shape.loads_in_flight;
     const std::uint64_t resident = std::max<std::uint64_t>(facts.resident_invocations / shape.workgroup_size, 1);
     const std::uint64_t most = std::min<std::uint64_t>(resident, facts.max_workgroups);
     shape.workgroups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>((n + per_workgroup - 1) / per_workgroup, 1, most));
@@ -124,7 +137,11 @@ bool register_vulkan_backend(VulkanBackendSpec spec) {
         .device = kDevice,
         .description = shared->description,
         .traits = shared->traits,
+        .element_types = shared->spirv_f64.empty() ? std::vector{ElementType::f32} : std::vector{ElementType::f32, ElementType::f64},
+        .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = shared->traits.order,
+                                               .reproducibility = shared->traits.reproducibility, .role = shared->traits.role}}},
         .unavailable_reason = [shared] { return why_unavailable(*shared); },
+        .type_unavailable_reason = why_type_unavailable,
         .device_info = device_info,
         .parts = {
             .make_queue = [] { return std::make_unique<VulkanQueue>(); },

@@ -21,16 +21,19 @@ enum class Finish { last_workgroup, atomic };
 struct VulkanBackendSpec {
     std::string name;
     std::string description;
-    Traits traits;
+    Traits traits;  // for float input
     std::span<const std::uint32_t> spirv;
+    // The module for float64 input, summed in double (shaderFloat64); empty for a backend that takes
+    // floats only.
+    std::span<const std::uint32_t> spirv_f64 = {};
     WorkgroupReduce reduce = WorkgroupReduce::subgroup;
     Finish finish = Finish::last_workgroup;
 };
 
-// The launch every vulkan/* call makes on the chosen device (a function of n and the device only): 256
-// invocations a workgroup (or the device's power-of-two limit below it), 4 16-byte loads in flight
-// per invocation, workgroups enough for one pass of them over the input and never more than the
-// device keeps resident; the subgroup size pinned to the device's largest where
+// The launch every vulkan/* call makes on the chosen device (a function of n, the element size and the
+// device only): 256 invocations a workgroup (or the device's power-of-two limit below it), 4 16-byte
+// loads in flight per invocation, workgroups enough for one pass of them over the input and never
+// more than the device keeps resident; the subgroup size pinned to the device's largest where
 // VK_EXT_subgroup_size_control allows (subgroup reductions only; 0: the driver's choice).
 struct LaunchShape {
     std::uint32_t workgroup_size = 0;
@@ -38,7 +41,7 @@ struct LaunchShape {
     std::uint32_t workgroups = 0;
     std::uint32_t pinned_subgroup_size = 0;
 };
-LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n);
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes);
 
 // Registers the backend with the harness: device timestamps, rotated inputs, the host-to-device
 // transfer variant, availability from the device and what the module needs of it. Returns true.

@@ -12,6 +12,8 @@
 //                              float atomicAdd (VK_EXT_shader_atomic_float), *out zeroed before the
 //                              dispatch; no slots, no ticket, the order of the adds not fixed
 //                              0: slots and the last-workgroup ticket, as above
+//   ELEMENT_F64                1: the input, and every sum, double (shaderFloat64)
+//                              0: float
 // Specialization constants: 0 the workgroup size, 1 the 16-byte loads each invocation issues before
 // adding the first (vulkan/runtime/vulkan_reduction.hpp sets both).
 //
@@ -30,18 +32,37 @@
 #endif
 #if FINISH_ATOMIC
 #extension GL_EXT_shader_atomic_float : require
+#if ELEMENT_F64
+#error "the read ceiling adds floats: one float atomicAdd per workgroup"
+#endif
+#endif
+
+// real: the element and sum type; real_vector: 16 bytes of them, kLanes lanes; add_lanes(s, v)
+// adds v's lanes to s in order.
+#if ELEMENT_F64
+#define real double
+#define real_vector dvec2
+#define REAL_ALIGN 8
+const uint kLanes = 2;
+real add_lanes(real s, real_vector v) { return s + v.x + v.y; }
+#else
+#define real float
+#define real_vector vec4
+#define REAL_ALIGN 4
+const uint kLanes = 4;
+real add_lanes(real s, real_vector v) { return s + v.x + v.y + v.z + v.w; }
 #endif
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint kLoadsInFlight = 4;
 
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly restrict buffer Vectors { vec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly restrict buffer Floats { float v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Slots { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly restrict buffer Vectors { real_vector v[]; };
+layout(buffer_reference, std430, buffer_reference_align = REAL_ALIGN) readonly restrict buffer Floats { real v[]; };
+layout(buffer_reference, std430, buffer_reference_align = REAL_ALIGN) coherent buffer Slots { real v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Ticket { uint drawn; };
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer Out { float sum; };
+layout(buffer_reference, std430, buffer_reference_align = REAL_ALIGN) buffer Out { real sum; };
 
-// One call: the input (256-byte aligned) as vectors and as floats, the workgroups' slots, the
+// One call: the input (256-byte aligned) as vectors and as elements, the workgroups' slots, the
 // ticket (0 between dispatches), the result, and n (under 2^32).
 layout(push_constant) uniform Call {
     Vectors vectors;
@@ -52,40 +73,37 @@ layout(push_constant) uniform Call {
     uint n;
 } call;
 
-shared float partials[gl_WorkGroupSize.x];
+shared real partials[gl_WorkGroupSize.x];
 
 // This invocation's share: a grid-stride loop of kLoadsInFlight 16-byte loads, all issued before the
-// first is added, over the whole vectors; the n % 4 floats after them, one per invocation.
-float invocation_partial() {
+// first is added, over the whole vectors; the n % kLanes elements after them, one per invocation.
+real invocation_partial() {
     const uint invocation = gl_GlobalInvocationID.x;
     const uint invocations = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    const uint vector_count = call.n / 4;
-    float s = 0.0;
+    const uint vector_count = call.n / kLanes;
+    real s = 0.0;
     uint i = invocation;
     for (; i + (kLoadsInFlight - 1) * invocations < vector_count; i += kLoadsInFlight * invocations) {
-        vec4 v[kLoadsInFlight];
+        real_vector v[kLoadsInFlight];
         [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) v[k] = call.vectors.v[i + k * invocations];
-        [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) s = s + v[k].x + v[k].y + v[k].z + v[k].w;
+        [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) s = add_lanes(s, v[k]);
     }
-    for (; i < vector_count; i += invocations) {
-        const vec4 v = call.vectors.v[i];
-        s = s + v.x + v.y + v.z + v.w;
-    }
-    if (invocation < call.n - 4 * vector_count) s += call.floats.v[4 * vector_count + invocation];
+    for (; i < vector_count; i += invocations) s = add_lanes(s, call.vectors.v[i]);
+    if (invocation < call.n - kLanes * vector_count) s += call.floats.v[kLanes * vector_count + invocation];
     return s;
 }
 
 // The workgroup's sum of x, in every invocation; every invocation must call it. It begins with a
 // barrier, so partials[] may be reused from one call to the next.
-float workgroup_sum(float x) {
+real workgroup_sum(real x) {
     barrier();
 #if WORKGROUP_REDUCE_SUBGROUP
-    const float subgroup_sum = subgroupAdd(x);
+    const real subgroup_sum = subgroupAdd(x);
     if (gl_SubgroupInvocationID == 0) partials[gl_SubgroupID] = subgroup_sum;
     barrier();
     // Every subgroup combines the subgroups' partials alike: subgroup operations stay in uniform
     // control flow, and every invocation holds the sum.
-    float s = 0.0;
+    real s = 0.0;
     for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += gl_SubgroupSize) s += partials[k];
     return subgroupAdd(s);
 #else
@@ -103,7 +121,7 @@ float workgroup_sum(float x) {
 #if FINISH_ATOMIC
 
 void main() {
-    const float s = workgroup_sum(invocation_partial());
+    const real s = workgroup_sum(invocation_partial());
     if (gl_LocalInvocationIndex == 0) atomicAdd(call.out_.sum, s);
 }
 
@@ -112,7 +130,7 @@ void main() {
 shared bool drew_last;
 
 void main() {
-    const float s = workgroup_sum(invocation_partial());
+    const real s = workgroup_sum(invocation_partial());
     const uint workgroups = gl_NumWorkGroups.x;
     if (workgroups == 1) {  // nobody to wait for
         if (gl_LocalInvocationIndex == 0) call.out_.sum = s;
@@ -129,7 +147,7 @@ void main() {
     if (!drew_last) return;
 
     // Invocation t combines slots t, t + W, t + 2W, ... in that order, then the workgroup's fixed tree.
-    float combined = 0.0;
+    real combined = 0.0;
     for (uint w = gl_LocalInvocationIndex; w < workgroups; w += gl_WorkGroupSize.x) combined += call.slots.v[w];
     combined = workgroup_sum(combined);
     if (gl_LocalInvocationIndex == 0) {

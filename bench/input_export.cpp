@@ -1,0 +1,181 @@
+#include "bench/input_export.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/device_api.hpp"
+#include "bench/device_timing.hpp"
+#include "bench/exact_sum.hpp"
+#include "bench/files.hpp"
+#include "bench/inputs.hpp"
+#include "bench/measurement_rules.hpp"
+#include "bench/reporters.hpp"
+#include "bench/size_text.hpp"
+#include "bench/sweep_plan.hpp"
+#include "bench/system_info.hpp"
+
+namespace shootout {
+
+namespace {
+
+// An .npy file, format 1.0: the magic, the version, the header's length, a Python dict literal padded
+// with spaces to a multiple of 64 bytes ending in a newline, then the values.
+void write_npy(const std::string& path, Elements values) {
+    if (npy_descriptor(values.type()).empty())
+        throw std::runtime_error("--write-input: " + std::string(to_string(values.type())) + " has no .npy dtype");
+    std::string header = "{'descr': '" + std::string(npy_descriptor(values.type())) + "', 'fortran_order': False, 'shape': (" +
+                         std::to_string(values.size()) + ",), }";
+    const std::size_t unpadded = 10 + header.size() + 1;
+    header.append((64 - unpadded % 64) % 64, ' ');
+    header += '\n';
+    std::string prefix = "\x93NUMPY";
+    prefix += '\x01';
+    prefix += '\x00';
+    prefix += static_cast<char>(header.size() & 0xff);
+    prefix += static_cast<char>(header.size() >> 8);
+    auto fail = [&](const char* step) {
+        const int error = errno;
+        throw std::runtime_error("--write-input: " + std::string(step) + " '" + path + "' failed: " + std::strerror(error));
+    };
+    FileDescriptor file(platform::open_file(path, platform::OpenFor::appending));
+    if (file.get() < 0) fail("creating");
+    if (!platform::truncate_file(file.get(), 0)) fail("writing");
+    const std::string_view data(static_cast<const char*>(values.data()), values.size_bytes());
+    if (!write_all(file.get(), prefix + header) || !write_all(file.get(), data)) fail("writing");
+    if (!file.close()) fail("writing");
+}
+
+// One input: its file name in DIR and its line of the manifest.
+std::string input_entry(const std::string& file, const Options& options, std::uint64_t n, ElementType type,
+                        const ExactAccumulator& exact) {
+    const auto words = exact.words();
+    std::string digits;
+    for (int i = 0; i < ExactAccumulator::kDigits; ++i) {
+        if (i) digits += ',';
+        digits += std::to_string(words[i]);
+    }
+    const std::size_t flags = ExactAccumulator::kDigits;
+    return "{\"file\": " + quote_json(file) + ", \"n\": " + std::to_string(n) + ", \"dtype\": " +
+           quote_json(std::string(to_string(type))) + ", \"input\": " + quote_json(options.input.label()) +
+           ", \"seed\": " + (options.input.file.empty() ? std::to_string(options.input.seed) : "null") +
+           ", \"exact\": " + json_number(exact.round()) + ", \"exact_digits\": [" + digits + "]" +
+           ", \"saw_nan\": " + (words[flags] ? "true" : "false") + ", \"saw_pos_inf\": " + (words[flags + 1] ? "true" : "false") +
+           ", \"saw_neg_inf\": " + (words[flags + 2] ? "true" : "false") + "}";
+}
+
+// Each device API's device, as its first available backend describes it (the gpu and peak_gbps
+// columns of its rows).
+std::string devices_entry() {
+    std::string entries;
+    for (const DeviceApi& api : device_apis()) {
+        if (api.device == Device::cpu) continue;
+        for (const Backend& backend : registered_backends()) {
+            if (backend.device != api.device || !backend.device_info || backend.why_unavailable()) continue;
+            const DeviceInfo info = backend.device_info();
+            entries += std::string(entries.empty() ? "" : ", ") + quote_json(std::string(api.device.name())) +
+                       ": {\"name\": " + quote_json(info.name) + ", \"peak_gbps\": " +
+                       (info.peak_gbps > 0 ? json_number(info.peak_gbps) : "null") + "}";
+            break;
+        }
+    }
+    return "{" + entries + "}";
+}
+
+std::string schema_entry() {
+    std::string columns;
+    for (const ColumnSchema& column : csv_schema())
+        columns += std::string(columns.empty() ? "" : ",\n    ") + "{\"name\": " + quote_json(column.name) + ", \"kind\": " +
+                   quote_json(std::string(to_string(column.kind))) +
+                   ", \"pattern\": " + (column.pattern ? quote_json(column.pattern) : "null") +
+                   ", \"may_be_empty\": " + (column.may_be_empty ? "true" : "false") + "}";
+    return "[\n    " + columns + "\n  ]";
+}
+
+std::string rules_entry() {
+    return "{\"repetitions\": " + std::to_string(rules::kRepetitions) + ", \"min_time_s\": " + json_number(rules::kMinTimeSeconds) +
+           ", \"min_warmup_s\": " + json_number(rules::kMinWarmupSeconds) +
+           ", \"l2_rotation_factor\": " + std::to_string(rules::kL2RotationFactor) +
+           ", \"copy_alignment\": " + std::to_string(kDeviceCopyAlignment) + ", \"batch_bytes\": " + std::to_string(rules::kBatchBytes) +
+           ", \"min_batch\": " + std::to_string(rules::kMinBatch) + ", \"max_batch\": " + std::to_string(rules::kMaxBatch) +
+           ", \"interleave\": true}";
+}
+
+std::string context_entry() {
+    return "{\"host\": " + quote_json(host_name()) + ", \"cpu\": " + quote_json(cpu_model()) + ", \"machine\": " +
+           quote_json(machine_identity()) + ", \"os\": " + quote_json(platform::os_name()) +
+           ", \"version\": " + quote_json(build_version()) + "}";
+}
+
+// The inputs a sweep of these options sums, in its order: sizes ascending, each size's element
+// types in --dtype's order.
+std::vector<std::pair<std::uint64_t, ElementType>> planned_inputs(const Options& options) {
+    std::set<std::uint64_t> sizes;
+    for (ElementType type : options.dtypes)
+        for (std::uint64_t n : sweep_sizes(options, type)) sizes.insert(n);
+    std::vector<std::pair<std::uint64_t, ElementType>> inputs;
+    for (std::uint64_t n : sizes)
+        for (ElementType type : options.dtypes) {
+            const std::vector<std::uint64_t> of_type = sweep_sizes(options, type);
+            if (std::find(of_type.begin(), of_type.end(), n) != of_type.end()) inputs.emplace_back(n, type);
+        }
+    return inputs;
+}
+
+}  // namespace
+
+int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
+    const std::string& directory = options.write_input;
+    platform::FileStatus status;
+    if (!platform::file_status(directory, status) || status.kind != platform::FileKind::directory)
+        throw UsageError("--write-input: '" + directory + "' is not a directory");
+    int exit_status = 0;
+    std::vector<std::string> entries;
+    auto add = [&](Elements values, std::uint64_t n) {
+        const std::string index = std::to_string(entries.size());
+        const std::string name = std::string(index.size() < 3 ? 3 - index.size() : 0, '0') + index + "-" +
+                                 std::string(to_string(values.type())) + "-n" + std::to_string(n) + ".npy";  // 000-f32-n1024.npy
+        const ExactAccumulator exact = exact_sum(values);
+        const std::string path = (std::filesystem::path(directory) / name).string();
+        write_npy(path, values);
+        entries.push_back(input_entry(name, options, n, values.type(), exact));
+        out << "wrote " << path << ": n=" << describe_size(n, values.type()) << " dtype=" << to_string(values.type())
+            << " input=" << options.input.label() << " exact=" << format_number("%.17g", exact.round()) << '\n';
+    };
+    if (!options.input.file.empty()) {
+        const HostArray values = read_float_file(options.input.file, options.dtype_given ? std::optional(options.dtypes.front()) : std::nullopt);
+        add(values.elements(), values.size());
+    } else {
+        for (const auto& [n, type] : planned_inputs(options)) {
+            const double bytes = static_cast<double>(input_bytes(type, n));
+            if (bytes > 0.8 * static_cast<double>(available_memory_bytes())) {
+                err << "skipping n=" << describe_size(n, type) << " dtype=" << to_string(type) << ": the input needs " << gib(bytes)
+                    << " of host memory and " << gib(static_cast<double>(available_memory_bytes())) << " is available\n";
+                exit_status = 1;
+                continue;
+            }
+            HostArray values(type, n);
+            fill(values, options.input, n, 0);
+            add(values.elements(), n);
+        }
+    }
+    std::string inputs;
+    for (const std::string& entry : entries) inputs += std::string(inputs.empty() ? "" : ",\n    ") + entry;
+    const std::string manifest = "{\n  \"written_by\": \"accumulate_bench --write-input\",\n  \"columns_documented_in\": "
+                                 "\"results/README.md\",\n  \"context\": " + context_entry() +
+                                 ",\n  \"devices\": " + devices_entry() + ",\n  \"rules\": " + rules_entry() +
+                                 ",\n  \"exact_layout\": {\"digit_bits\": " + std::to_string(ExactAccumulator::kDigitBits) +
+                                 ", \"lowest_bit\": " + std::to_string(ExactAccumulator::kLowestBit) + "},\n  \"columns\": " +
+                                 schema_entry() + ",\n  \"inputs\": [\n    " + inputs + "\n  ]\n}\n";
+    replace_file("--write-input", (std::filesystem::path(directory) / kInputManifest).string(), manifest);
+    return exit_status;
+}
+
+}  // namespace shootout
