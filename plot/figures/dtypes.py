@@ -6,7 +6,8 @@ accumulation and the exact sum side by side.
 
 Rules: accuracy_speed's points() (the rows of the chosen timing, newest per point, one GPU or none
 and one rank, at the largest thread count; medians over seeds; reductions only, no `+h2d` rows).
-Drawn only where the rows hold more than one element type."""
+A machine and input get a row of panels where they hold more than one element type; labelled are
+each panel's Pareto front and its 16-bit totals."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from matplotlib.lines import Line2D
 
 import shootout_csv as sc
 import style
-from figures.accuracy_speed import DEFAULT_INPUTS, DEFAULT_N, points
+from figures.accuracy_speed import DEFAULT_INPUTS, DEFAULT_N, pareto, points
 
 NAME = "dtypes"
 ROW_HEIGHT = 3.2
@@ -26,22 +27,22 @@ ROW_HEIGHT = 3.2
 
 def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, n: int = DEFAULT_N) -> str | None:
     pts = points(sc.select_timing(sc.one_device(t.rows), t.timing), inputs, n)
-    dtypes = [d for d in sc.DTYPE_BYTES if d in set(pts["dtype"])]
-    if len(dtypes) < 2:
-        return f"dtypes: the rows at n={n} hold one element type or none ({', '.join(dtypes) or 'none'})"
     panels = [(m, i) for m in style.machines_of(pts) for i in inputs
-              if not pts[(pts["machine"] == m) & (pts["input"] == i)].empty]
+              if pts[(pts["machine"] == m) & (pts["input"] == i)]["dtype"].nunique() > 1]
+    if not panels:
+        return f"dtypes: no machine and input at n={n} hold more than one element type"
+    pts = pts[pts.apply(lambda p: (p["machine"], p["input"]) in panels, axis=1)]
+    dtypes = [d for d in sc.DTYPE_BYTES if d in set(pts["dtype"])]
     positive = pts["rel_error"][(pts["rel_error"] > 0) & np.isfinite(pts["rel_error"])]
     floor = 10.0 ** (math.floor(math.log10(positive.min())) - 1) if not positive.empty else 1e-18
     top = max(1.0, float(positive.max()) * 3) if not positive.empty else 1.0
     fig, axes = style.figure(len(panels), len(dtypes), ROW_HEIGHT,
-                             f"Accuracy against speed per element type at n = 2^{n.bit_length() - 1}: "
-                             "one point per backend, coloured by its accumulator", sharey=True)
+                             f"Accuracy against speed per element type, n = 2^{n.bit_length() - 1}", sharey=True)
     accumulators = set()
     for r, (machine, inp) in enumerate(panels):
         for c, dtype in enumerate(dtypes):
             ax = axes[r][c]
-            group = pts[(pts["machine"] == machine) & (pts["input"] == inp) & (pts["dtype"] == dtype)]
+            group = pts[(pts["machine"] == machine) & (pts["input"] == inp) & (pts["dtype"] == dtype)].reset_index(drop=True)
             ax.set_title(f"{style.DTYPE_TITLE.get(dtype, dtype)}, input {inp}", loc="left", fontsize=8)
             if c == 0:
                 ax.set_ylabel(f"{group['label'].iloc[0] if not group.empty else machine}\nrelative error (log)", fontsize=7)
@@ -60,7 +61,9 @@ def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, 
             ax.set_xlabel("GB/s (log)", fontsize=7)
             ax.tick_params(labelsize=6)
             ax.grid(True, which="both", alpha=0.2)
-            texts = [ax.text(p["gbps"], yy, p["backend"], fontsize=5) for (_, p), yy in zip(group.iterrows(), y)]
+            labelled = pareto(group) | group["accumulator"].isin(["f16", "bf16"])
+            texts = [ax.text(p["gbps"], yy, p["backend"], fontsize=5)
+                     for (_, p), yy, shown_label in zip(group.iterrows(), y, labelled) if shown_label]
             style.place_labels(ax, texts, group["gbps"], y)
     handles = [Line2D([], [], linestyle="none", marker="o", color=style.ACCUMULATOR_COLORS.get(a, "grey"), label=a)
                for a in sc.ACCUMULATORS if a in accumulators]

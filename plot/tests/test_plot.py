@@ -646,7 +646,7 @@ def test_dtypes_puts_each_element_type_in_its_own_panel(tmp_path):
     result = run("plot.py", F64, "--out", out_f64, "--backend", "cpu/serial/kahan")
     assert result.returncode == 0, result.stderr
     assert not (out_f64 / "dtypes.svg").exists()
-    assert "dtypes: the rows at n=16777216 hold one element type" in result.stderr
+    assert "dtypes: no machine and input at n=16777216 hold more than one element type" in result.stderr
 
 
 def test_compare_takes_bytes_from_the_bytes_column():
