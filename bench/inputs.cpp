@@ -377,7 +377,9 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     for (ElementType candidate : kElementTypes) {
         const std::string_view little = npy_descriptor(candidate);
         if (little.empty()) continue;
-        if (descriptor == little || descriptor == "=" + std::string(little.substr(1))) type = candidate;
+        const std::string_view given = descriptor;  // '=' (native) for '<' matches as well
+        if (given == little || (given.size() == little.size() && given.front() == '=' && given.substr(1) == little.substr(1)))
+            type = candidate;
         known += (known.empty() ? "'" : ", '") + std::string(little) + "'";
     }
     if (!type)
