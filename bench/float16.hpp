@@ -102,11 +102,13 @@ struct Float16 {
     constexpr Float16 operator-() const { return from_bits(static_cast<std::uint16_t>(bits ^ 0x8000u)); }  // exact, as IEEE's negate
 
     constexpr operator float() const {  // NOLINT(google-explicit-constructor): widening is exact
+        // Masks, not branches, so that loops over float16 values vectorise: normal numbers
+        // rebiased, infinities and NaN rebiased onto float's top exponent, subnormals scaled.
         const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16, rest = bits & 0x7fffu;
-        if (rest >= 0x7c00u) return std::bit_cast<float>(sign | 0x7f800000u | (rest & 0x3ffu) << 13);  // Inf, NaN
-        if (rest >= 0x0400u) return std::bit_cast<float>(sign | ((rest << 13) + ((127u - 15u) << 23)));
-        const float subnormal = static_cast<float>(rest) * 0x1p-24f;  // exact: rest < 2^10
-        return sign ? -subnormal : subnormal;
+        const std::uint32_t special = 0u - static_cast<std::uint32_t>(rest >= 0x7c00u), subnormal = 0u - static_cast<std::uint32_t>(rest < 0x0400u);
+        const std::uint32_t rebiased = (rest << 13) + ((127u - 15u) << 23) + (special & (128u - 16u) << 23);
+        const float scaled = static_cast<float>(static_cast<std::int32_t>(rest)) * 0x1p-24f;  // exact: rest < 2^10 where used
+        return std::bit_cast<float>((subnormal & std::bit_cast<std::uint32_t>(scaled)) | (~subnormal & rebiased) | sign);
     }
 };
 

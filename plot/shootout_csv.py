@@ -90,7 +90,7 @@ DTYPE_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 DEFAULT_TIMING = "batched"
 # The vocabulary of the trait columns, in the order legends and tables list it (unknown values
 # follow).
-ACCUMULATORS = ["tf32", "tf32_split", "f32", "compensated_f32", "f64", "compensated_f64", "exact", "none"]
+ACCUMULATORS = ["f16", "bf16", "tf32", "tf32_split", "f32", "compensated_f32", "f64", "compensated_f64", "exact", "none"]
 ORDERS = ["sequential", "lanes", "pairwise", "thread_chunks", "tree", "unordered"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

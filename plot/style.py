@@ -25,7 +25,7 @@ DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
 DTYPE_TITLE = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
 ACCUMULATOR_COLORS = {"f32": "#1f77b4", "compensated_f32": "#2ca02c", "f64": "#ff7f0e",
                       "compensated_f64": "#8c6d31", "exact": "#9467bd", "none": "#7f7f7f",
-                      "tf32": "#d62728", "tf32_split": "#ff9896"}
+                      "tf32": "#d62728", "tf32_split": "#ff9896", "f16": "#e7ba52", "bf16": "#17becf"}
 SPARE_COLORS = ["#8c564b", "#e377c2", "#17becf", "#bcbd22", "#637939", "#843c39"]
 ORDER_MARKERS = {"sequential": "o", "lanes": "s", "pairwise": "^", "thread_chunks": "D",
                  "tree": "v", "unordered": "X"}

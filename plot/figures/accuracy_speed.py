@@ -64,6 +64,10 @@ def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, 
     for ax, (machine, inp) in zip(axes.flat, panels):
         group = pts[(pts["machine"] == machine) & (pts["input"] == inp)].reset_index(drop=True)
         y = group["rel_error"].where(group["rel_error"] > 0, floor).fillna(floor)
+        # An infinite error (a sum that overflowed, as a float16 total does) at the panel's top edge.
+        finite = y[np.isfinite(y)]
+        top = max(1.0, float(finite.max()) * 3) if not finite.empty else 1.0
+        y = y.clip(upper=top)
         front = pareto(group)
         for (_, p), yy, on_front in zip(group.iterrows(), y, front):
             accumulators.add(p["accumulator"])
@@ -75,7 +79,6 @@ def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, 
         ax.axhspan(floor / 3, floor * 3, color="tab:green", alpha=0.12)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        top = max(1.0, float(y.max()) * 3)
         low, high = round(math.log10(floor)), math.ceil(math.log10(top))
         step = max(1, math.ceil((high - low - 1) / 6))
         ticks = [floor] + [10.0**k for k in range(high, low + 1, -step)][::-1]

@@ -1,12 +1,13 @@
-"""Accuracy against speed per element type: for each machine and input, one panel per element type
-(float32, float64, float16, bfloat16, those present) at one size; x: GB/s (log), y: relative error
-(log, an exact zero drawn in a band at the floor); one point per backend, coloured by what it
-accumulates in. In float16 the panel sets a 16-bit running total, float accumulation and the exact
-sum side by side: what each costs in error and buys in speed.
+"""What does each element type cost and keep? Relative error (log) against GB/s (log) at one size,
+per machine and input, one panel per element type (float32, float64, float16, bfloat16: those
+present): one point per reduction backend, coloured by what it accumulates in, an exact zero in a
+green band at the floor. In float16 and bfloat16 the panel sets a 16-bit running total, float
+accumulation and the exact sum side by side.
 
-Rules: accuracy_speed's points() (newest rows of the chosen timing at the largest GPU, rank and
-thread count; medians over seeds; reductions only, no `+h2d` rows). Drawn only when the rows hold
-more than one element type."""
+Rules: accuracy_speed's points() (the rows of the chosen timing, newest per point, one GPU or none
+and one rank, at the largest thread count; medians over seeds; reductions only, no `+h2d` rows).
+A machine and input get a row of panels where they hold more than one element type; labelled are
+each panel's Pareto front and its 16-bit totals."""
 
 from __future__ import annotations
 
@@ -14,55 +15,59 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+from matplotlib.lines import Line2D
 
 import shootout_csv as sc
 import style
-from figures.accuracy_speed import DEFAULT_INPUTS, DEFAULT_N, points
-
+from figures.accuracy_speed import DEFAULT_INPUTS, DEFAULT_N, pareto, points
 
 NAME = "dtypes"
+ROW_HEIGHT = 3.2
 
 
 def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, n: int = DEFAULT_N) -> str | None:
     pts = points(sc.select_timing(sc.one_device(t.rows), t.timing), inputs, n)
-    dtypes = [t for t in sc.DTYPE_BYTES if t in set(pts["dtype"])]
-    if len(dtypes) < 2:
-        return f"dtypes: the rows at n={n} hold one element type or none ({', '.join(dtypes) or 'none'})"
-    panels = [(m, i) for m in sorted(pts["machine"].unique()) for i in inputs
-              if ((pts["machine"] == m) & (pts["input"] == i)).any()]
+    panels = [(m, i) for m in style.machines_of(pts) for i in inputs
+              if pts[(pts["machine"] == m) & (pts["input"] == i)]["dtype"].nunique() > 1]
+    if not panels:
+        return f"dtypes: no machine and input at n={n} hold more than one element type"
+    pts = pts[pts.apply(lambda p: (p["machine"], p["input"]) in panels, axis=1)]
+    dtypes = [d for d in sc.DTYPE_BYTES if d in set(pts["dtype"])]
     positive = pts["rel_error"][(pts["rel_error"] > 0) & np.isfinite(pts["rel_error"])]
     floor = 10.0 ** (math.floor(math.log10(positive.min())) - 1) if not positive.empty else 1e-18
     top = max(1.0, float(positive.max()) * 3) if not positive.empty else 1.0
-    spare = iter(style.SPARE_COLORS * 10)
-    colors = {acc: style.ACCUMULATOR_COLORS.get(acc) or next(spare) for acc in sorted(set(pts["accumulator"]))}
-    fig, axes = style.figure(len(panels), len(dtypes), 3.2,
-                             f"Accuracy against speed per element type, n = 2^{n.bit_length() - 1}: one point per "
-                             "backend, coloured by its accumulator (green band: exact)", sharey=True)
+    fig, axes = style.figure(len(panels), len(dtypes), ROW_HEIGHT,
+                             f"Accuracy against speed per element type, n = 2^{n.bit_length() - 1}", sharey=True)
+    accumulators = set()
     for r, (machine, inp) in enumerate(panels):
         for c, dtype in enumerate(dtypes):
             ax = axes[r][c]
-            group = pts[(pts["machine"] == machine) & (pts["input"] == inp) & (pts["dtype"] == dtype)]
-            ax.set_title(f"{style.DTYPE_TITLE.get(dtype, dtype)}: {inp}", fontsize=9, loc="left")
+            group = pts[(pts["machine"] == machine) & (pts["input"] == inp) & (pts["dtype"] == dtype)].reset_index(drop=True)
+            ax.set_title(f"{style.DTYPE_TITLE.get(dtype, dtype)}, input {inp}", loc="left", fontsize=8)
+            if c == 0:
+                ax.set_ylabel(f"{group['label'].iloc[0] if not group.empty else machine}\nrelative error (log)", fontsize=7)
             if group.empty:
                 ax.text(0.5, 0.5, "no rows", ha="center", va="center", transform=ax.transAxes, color="grey")
                 continue
-            # Overflowed (inf) and NaN errors at the top edge, exact zeros in the floor's band.
+            # Exact zeros in the floor's band; an overflowed or NaN sum at the top edge.
             y = group["rel_error"].where(group["rel_error"] > 0, floor).fillna(top).clip(upper=top)
             for (_, p), yy in zip(group.iterrows(), y):
-                ax.scatter(p["gbps"], yy, s=30, color=colors[p["accumulator"]], zorder=3,
-                           label=p["accumulator"])
-                ax.annotate(p["backend"], (p["gbps"], yy), fontsize=6, xytext=(3, 3), textcoords="offset points")
+                accumulators.add(p["accumulator"])
+                ax.scatter(p["gbps"], yy, s=20, zorder=3, color=style.ACCUMULATOR_COLORS.get(p["accumulator"], "grey"))
             ax.axhspan(floor / 3, floor * 3, color="tab:green", alpha=0.12)
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_ylim(floor / 3, top * 3)
-            ax.set_xlabel("GB/s (log)")
-            if c == 0:
-                ax.set_ylabel(f"{group['label'].iloc[0]}\nrelative error (log)", fontsize=8)
+            ax.set_xlabel("GB/s (log)", fontsize=7)
+            ax.tick_params(labelsize=6)
             ax.grid(True, which="both", alpha=0.2)
-            handles, labels = ax.get_legend_handles_labels()
-            unique = dict(zip(labels, handles))
-            ax.legend(unique.values(), [f"accumulator {a}" for a in unique], fontsize=6, loc="upper right")
-    style.save(fig, out, "dtypes", written)
+            labelled = pareto(group) | group["accumulator"].isin(["f16", "bf16"])
+            texts = [ax.text(p["gbps"], yy, p["backend"], fontsize=5)
+                     for (_, p), yy, shown_label in zip(group.iterrows(), y, labelled) if shown_label]
+            style.place_labels(ax, texts, group["gbps"], y)
+    handles = [Line2D([], [], linestyle="none", marker="o", color=style.ACCUMULATOR_COLORS.get(a, "grey"), label=a)
+               for a in sc.ACCUMULATORS if a in accumulators]
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False,
+               title="accumulator (green band: exact)")
+    style.save(fig, out, NAME, written)
     return None

@@ -28,8 +28,8 @@ XEON = HERE / "data" / "lab-xeon.csv"
 VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
 LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryzen
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
-PLOTS = ["gbps", "cost_model", "accuracy_speed", "dtypes", "error", "hardware", "scaling", "energy", "ladder", "gpu_timing",
-         "dispatch_latency"]
+PLOTS = ["gbps", "cost_model", "accuracy_speed", "dtypes", "error", "hardware", "scaling", "energy", "ladder",
+         "gpu_timing", "dispatch_latency"]
 H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
 F64 = HERE / "data" / "ws-ryzen-f64.csv"  # the dtype column: float64 series on ws-ryzen
 H100 = HERE / "data" / "h100.csv"  # every column up to version; a launch floor; the cost model exactly
@@ -623,12 +623,12 @@ def test_plots_draw_float64_series_apart(plotted):
     assert "cpu/serial/kahan (f64)" in error
     assert "cpu/serial/kahan (f64)" in (out / "accuracy_speed.svg").read_text()
     dtypes = (out / "dtypes.svg").read_text()
-    assert "float32: uniform" in dtypes and "float64: uniform" in dtypes
-    assert "accumulator compensated_f64" in dtypes
+    assert "float32, input uniform" in dtypes and "float64, input uniform" in dtypes
+    assert "compensated_f64" in dtypes
 
 
 def test_dtypes_puts_each_element_type_in_its_own_panel(tmp_path):
-    # ws-ryzen's float64 rows once more as float16 rows: half the bytes, the 16-bit accumulator
+    # ws-ryzen's float64 rows once more as float16 rows: half the bytes, a 16-bit accumulator
     def as_float16(row):
         row = {**row, "bytes": str(2 * int(row["n"]))}
         if row["accumulator"] in ("f64", "compensated_f64"):
@@ -639,13 +639,14 @@ def test_dtypes_puts_each_element_type_in_its_own_panel(tmp_path):
     result = run("plot.py", F64, f16, "--out", out)
     assert result.returncode == 0, result.stderr
     dtypes = (out / "dtypes.svg").read_text()
-    assert "float16: uniform" in dtypes and "float64: uniform" in dtypes
-    assert "accumulator f16" in dtypes
-    # one element type: the figure is not drawn, and the run says why
+    assert "float16, input uniform" in dtypes and "float64, input uniform" in dtypes
+    assert "accumulator (green band: exact)" in dtypes
+    # One element type: no figure, and the run says why.
     out_f64 = tmp_path / "f64"
     result = run("plot.py", F64, "--out", out_f64, "--backend", "cpu/serial/kahan")
     assert result.returncode == 0, result.stderr
     assert not (out_f64 / "dtypes.svg").exists()
+    assert "dtypes: no machine and input at n=16777216 hold more than one element type" in result.stderr
 
 
 def test_compare_takes_bytes_from_the_bytes_column():
