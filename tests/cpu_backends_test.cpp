@@ -1,6 +1,7 @@
 // Every registered CPU backend against the exact sum, on every element type it declares.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -72,6 +73,25 @@ TEST_P(EveryCpuBackend, NanAndInfinityPropagate) {
                     << "Inf at " << where << " of " << n;
             }
     });
+}
+
+// Finite floats whose running float sums overflow: the SIMD Kahan lanes keep the infinity their sums
+// reached (an unguarded compensation turns it into inf - inf, NaN). A run of 512 FLT_MAX puts at
+// least two in every lane of every accumulator, wherever it starts.
+TEST(SimdKahan, OverflowEndsAtInfinity) {
+    constexpr std::size_t run = 512;
+    for (const char* name : {"cpu/avx2/kahan", "cpu/avx512/kahan", "cpu/neon/kahan", "cpu/sve/kahan"}) {
+        const Backend* backend = find_backend(name);
+        ASSERT_NE(backend, nullptr) << name;
+        if (backend->why_unavailable()) continue;
+        for (std::size_t n : {run, std::size_t{1000}, std::size_t{1000003}})
+            for (std::size_t where : {std::size_t{0}, (n - run) / 2, n - run}) {
+                std::vector<float> v(n, 1.0f);
+                std::fill_n(v.begin() + static_cast<std::ptrdiff_t>(where), run, std::numeric_limits<float>::max());
+                EXPECT_EQ(sum_with(*backend, std::span<const float>(v)), std::numeric_limits<double>::infinity())
+                    << name << ": FLT_MAX from " << where << " of " << n;
+            }
+    }
 }
 
 // Any order of n - 1 additions in the element type is within gamma_{n-1} sum |x| of S (Higham,

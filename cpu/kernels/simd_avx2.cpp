@@ -115,14 +115,16 @@ struct Avx2 {
 //        leaves the 1 MiB L2: 102 -> 130 GB/s in L3, 41 -> 45 from DRAM; in L2 it costs 7%.
 //   f64: the same alternating adds: 67 -> 89 GB/s in L1/L2.
 //   kahan: 6 chains (12 registers, the rest for temporaries and constants) against 4: 35 -> 45
-//        GB/s; 7 and 8 spill and are slower. Latency-bound: 6 x 32 bytes per 4 dependent adds.
+//        GB/s guarded; 7 and 8 spill and are slower. Unguarded first (simd_lanes.hpp), 4 adds a
+//        vector on the two add units: 60 GB/s in L1/L2/L3, where 4 chains read 0.94 of it and 8
+//        0.99. Prefetch from 1 MiB on, as f32: in L1 the prefetches cost 3%.
 //   exact: its 64-bit integer adds take one cycle: 2 accumulators (4 registers) beside its window
 //        constants; level 0 prefetches 4 KiB ahead, later levels read L1 and prefetch nothing
 //        (simd_exact.hpp).
 struct Avx2Policy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 4096, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
-    static constexpr Loop kahan{.accumulators = 6, .prefetch_bytes = 4096};
+    static constexpr Loop kahan{.accumulators = 6, .prefetch_bytes = 4096, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop exact{.accumulators = 2, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;
 };

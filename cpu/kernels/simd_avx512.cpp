@@ -110,7 +110,9 @@ struct Avx512 {
 //        at every size: 107 -> 125 GB/s in L3, +5% from DRAM, -2% in L1/L2, and a caller's small
 //        chunk (oneTBB's 256 KiB leaves) may come from DRAM.
 //   kahan: each accumulator is a dependency chain of 4 adds; 12 chains (24 of the 32 registers)
-//        give 124 GB/s in L2 against 108 for 8 (14 no better). Prefetch as f64: 100 -> 120 in L3.
+//        give 124 GB/s in L2 against 108 for 8 (14 no better), guarded. Unguarded first
+//        (simd_lanes.hpp): 4 adds a vector on the two add units, 126-131 GB/s in L2 and L3, 12
+//        and 8 chains alike. Prefetch as f64: 100 -> 120 in L3.
 //   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
 //        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
 //        nothing (simd_exact.hpp).

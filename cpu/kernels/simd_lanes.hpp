@@ -160,8 +160,14 @@ void widen(const Float16* x, std::size_t n, float* out) {
 // their compensations would lose it, tests/cpu_accuracy_test.cpp shows how much): the accumulators'
 // (sum, compensation) pairs are folded into one pair with TwoSum, whose error term is exact, and
 // that pair's lanes go into one scalar Neumaier sum.
-template <class Isa, class Policy, class T>
-auto sum_kahan(const T* x, std::size_t n) {
+//
+// Guarded: past an overflow or an infinity, a lane's y - (t - sum) is inf - inf; the guard keeps t's
+// infinity instead of that NaN. It costs three vector operations of the loop's seven, so the loop
+// runs unguarded first: where no running sum leaves the finite range the guard changes nothing,
+// and the result is the guarded one bit for bit; where one does, that lane ends as NaN or infinity,
+// so does the result, and only then is the range summed again, guarded.
+template <class Isa, class Policy, bool Guarded, class T>
+auto kahan_lanes(const T* x, std::size_t n) {
     using Vector = decltype(Isa::load(x));
     using Scalar = std::conditional_t<std::is_same_v<T, double>, double, float>;
     constexpr Loop loop = Policy::kahan;
@@ -171,8 +177,8 @@ auto sum_kahan(const T* x, std::size_t n) {
     for_each_vector<lanes, loop>(x, n, load<Isa>, load_first<Isa>, [&](int a, Vector v) {
         const Vector y = Isa::add(v, compensation[a]);
         const Vector t = Isa::add(sum[a], y);
-        // Past an overflow or an infinity, y - (t - sum) is inf - inf: keep t's infinity instead.
-        compensation[a] = Isa::zero_where_not_finite(t, Isa::sub(y, Isa::sub(t, sum[a])));
+        const Vector lost = Isa::sub(y, Isa::sub(t, sum[a]));
+        compensation[a] = Guarded ? Isa::zero_where_not_finite(t, lost) : lost;
         sum[a] = t;
     });
 #pragma GCC unroll 32
@@ -194,6 +200,12 @@ auto sum_kahan(const T* x, std::size_t n) {
         total.add(lane_compensation[l]);
     }
     return total.result();
+}
+
+template <class Isa, class Policy, class T>
+auto sum_kahan(const T* x, std::size_t n) {
+    const auto unguarded = kahan_lanes<Isa, Policy, false>(x, n);
+    return __builtin_isfinite(unguarded) ? unguarded : kahan_lanes<Isa, Policy, true>(x, n);
 }
 
 }  // namespace shootout::simd
