@@ -449,6 +449,38 @@ TEST(ExactKernels, EveryKernelThisCpuRunsGivesTheSameBits) {
     }
 }
 
+// A round whose largest magnitude is 1.5 has the window [2^-27, 2): a float at its bottom goes in
+// with the round, one a step below it must go to the next level (in the window it would round to
+// 2^-27). The +-1.5 cancel, so the sum is the two small ones' and any rounding shows. At every place
+// in the first, a middle and the last (partial) round of 8192 floats, among zeros of either sign.
+TEST(ExactKernels, TheWindowsBottomEdgeOnEveryKernel) {
+    const float bottom = 0x1p-27f, below = std::nextafter(bottom, 0.0f);
+    const std::size_t n = 3 * 8192 + 100;
+    for (std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{8191}, std::size_t{8192 + 4000}, n - 1}) {
+        std::vector<float> v(n, 0.0f);
+        for (std::size_t i = 1; i < n; i += 2) v[i] = -0.0f;
+        const std::size_t round = at / 8192 * 8192;
+        v[round + (at == round ? 1 : 0)] = 1.5f;
+        v[round + (at == round + 2 ? 3 : 2)] = -1.5f;
+        v[round + (at == round + 4 ? 5 : 4)] = bottom;
+        v[at] = below;
+        const double s = exact(Elements(std::span<const float>(v)));
+        ASSERT_EQ(s, double{bottom} + double{below});
+        struct Kernel {
+            const char* name;
+            simd::AccumulateExact accumulate;
+            std::optional<std::string> (*unavailable)();
+        };
+        for (const Kernel& k : {Kernel{"avx2", simd::accumulate_avx2_exact, simd::avx2_unavailable},
+                                Kernel{"avx512", simd::accumulate_avx512_exact, simd::avx512_unavailable}}) {
+            if (k.unavailable()) continue;
+            exact::Sum<float> total;
+            k.accumulate(v.data(), v.size(), total);
+            EXPECT_TRUE(same_bits(total.round(), s)) << k.name << ": a float below the window at " << at;
+        }
+    }
+}
+
 // What mpi/exact and nccl/exact add across ranks and GPUs: the word-wise integer sum of several
 // partial sums' words is the words of the whole sum, specials included.
 template <class T>

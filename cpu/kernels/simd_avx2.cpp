@@ -108,6 +108,12 @@ struct Avx2 {
         upper = _mm256_add_epi64(upper, fixed(_mm256_extractf128_ps(v, 1), scale));
     }
     static void store(std::uint64_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
+    // A round's magnitude range (simd_exact.hpp): |v|'s bits as 8 unsigned 32-bit lanes.
+    static Fixed magnitude_bits(Floats v) { return _mm256_castps_si256(abs(v)); }
+    static Fixed max_u32(Fixed a, Fixed b) { return _mm256_max_epu32(a, b); }
+    static Fixed min_u32(Fixed a, Fixed b) { return _mm256_min_epu32(a, b); }
+    static Fixed minus_one(Fixed v) { return _mm256_sub_epi32(v, _mm256_set1_epi32(1)); }
+    static void store(std::uint32_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
 };
 
 // 16 ymm registers. Tuned on Zen 5 as Avx512Policy (simd_avx512.cpp), with these differences:

@@ -95,6 +95,12 @@ struct Avx512 {
         upper = _mm512_add_epi64(upper, fixed(half<1>(v), scale));
     }
     static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
+    // A round's magnitude range (simd_exact.hpp): |v|'s bits as 16 unsigned 32-bit lanes.
+    static Fixed magnitude_bits(Floats v) { return _mm512_castps_si512(abs(v)); }
+    static Fixed max_u32(Fixed a, Fixed b) { return _mm512_maskz_max_epu32(0xFFFF, a, b); }
+    static Fixed min_u32(Fixed a, Fixed b) { return _mm512_maskz_min_epu32(0xFFFF, a, b); }
+    static Fixed minus_one(Fixed v) { return _mm512_sub_epi32(v, _mm512_set1_epi32(1)); }
+    static void store(std::uint32_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
 };
 
 // Tuned on Zen 5 (the 2-core EPYC VM; one core, GB/s in L1 / L2 / L3 / DRAM, cpu/PERFORMANCE.md):
