@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The CPU kernels against the plain loops a reader would write (tools/cpu_yardstick.cpp), and the
+# exact sum's thread sweep, on this machine's CPU, in about three minutes:
+#   1. one thread: every SIMD kernel (cpu/avx512/*, cpu/avx2/*) beside the yardstick's plain loops of
+#      its instruction set and accumulator (yardstick/ISA/ACC-4 and -8), SIZES;
+#   2. cpu/exact/parallel and cpu/pool/simd at SWEEP_N floats, every thread count 1 .. min(16, nproc);
+#   3. cpu/threads/simd beside plain std::thread loops (yardstick/threads/*) at all threads, from DRAM.
+# Each step is one cpu_yardstick run (accumulate_bench's harness and rules: warm, interleaved
+# repetitions, medians) writing a CSV and a log to $OUT (default ./cpu-speed-check); the ratios are
+# printed last and written to $OUT/ratios.txt. Exit status: non-zero only when a step fails to run,
+# never for a ratio below a target.
+#
+#   scripts/cpu_speed_check.sh [BUILD_DIR]      (default build/release; builds cpu_yardstick there)
+#   env: SIZES (default 2^12,2^16,2^20,2^24,2^26,2^28), SWEEP_N (default 2^28),
+#        DRAM_SIZES (default 2^28,2^30), REPS (default 5), STEPS (default "single sweep threads")
+set -euo pipefail
+
+build=${1:-build/release}
+out=${OUT:-cpu-speed-check}
+sizes=${SIZES:-2^12,2^16,2^20,2^24,2^26,2^28}
+sweep_n=${SWEEP_N:-2^28}
+dram_sizes=${DRAM_SIZES:-2^28,2^30}
+reps=${REPS:-5}
+steps=${STEPS:-single sweep threads}
+mkdir -p "$out"
+
+cmake --build "$build" --target cpu_yardstick -j "$(nproc)" > "$out/build.log" 2>&1 || {
+    tail -20 "$out/build.log"
+    exit 1
+}
+bench=$build/tools/cpu_yardstick
+cpus=$(nproc)
+most=$((cpus < 16 ? cpus : 16))
+{
+    echo "machine: $("$bench" --machine)  version: $("$bench" --version 2>/dev/null || true)"
+    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|L2|L3)'
+} | tee "$out/machine.txt"
+
+run() {  # run NAME ARGS...: one harness run, its CSV and log under $out
+    local name=$1
+    shift
+    local start=$SECONDS
+    rm -f "$out/$name.csv"
+    if ! "$bench" "$@" --benchmark_repetitions="$reps" --csv="$out/$name.csv" > "$out/$name.log" 2>&1; then
+        tail -20 "$out/$name.log"
+        echo "cpu_speed_check: step '$name' failed (log: $out/$name.log)" >&2
+        exit 1
+    fi
+    echo "$name: $((SECONDS - start)) s, $(($(wc -l < "$out/$name.csv") - 1)) rows"
+}
+
+if [[ $steps == *single* ]]; then
+    run single --backend='yardstick/avx512/*,yardstick/avx2/*,cpu/avx512/*,cpu/avx2/*' --threads=1 --sizes="$sizes"
+fi
+if [[ $steps == *sweep* ]]; then
+    run sweep --backend=cpu/exact/parallel,cpu/pool/simd --threads="$(seq -s, 1 "$most")" --sizes="$sweep_n"
+fi
+if [[ $steps == *threads* ]]; then
+    run threads --backend='cpu/threads/simd,yardstick/threads/*,cpu/pool/simd' --threads="$most" --sizes="$dram_sizes"
+fi
+
+python3 - "$out" <<'EOF' | tee "$out/ratios.txt"
+import collections, csv, os, sys
+
+out = sys.argv[1]
+
+def rows(name):
+    path = os.path.join(out, name + ".csv")
+    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+
+def size(n):
+    n = int(n)
+    return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
+
+def table(title, columns, lines):
+    print("\n" + title)
+    width = max(6, *(len(c) for c in columns)) + 2
+    label = max(len(l) for l, _ in lines) + 2
+    print("".ljust(label) + "".join(c.rjust(width) for c in columns))
+    for l, cells in lines:
+        print(l.ljust(label) + "".join(cell.rjust(width) for cell in cells))
+
+# 1. ours / the best plain loop of the same instruction set and accumulator, per size.
+gbps = collections.defaultdict(dict)
+for r in rows("single"):
+    gbps[int(r["n"])][r["backend"]] = float(r["gbps"])
+if gbps:
+    sizes = sorted(gbps)
+    lines = []
+    for ours in ["cpu/avx512/f32", "cpu/avx512/f64", "cpu/avx512/kahan", "cpu/avx2/f32", "cpu/avx2/f64", "cpu/avx2/kahan"]:
+        plain = "yardstick/" + ours[len("cpu/"):] + "-"
+        cells = []
+        for n in sizes:
+            best = max((v for b, v in gbps[n].items() if b.startswith(plain)), default=None)
+            cells.append("%.2f" % (gbps[n][ours] / best) if best and ours in gbps[n] else "-")
+        lines.append((ours, cells))
+    table("one thread: kernel / best plain loop of its ISA and accumulator (target >= 1.00)", [size(n) for n in sizes], lines)
+    lines = [(b, ["%.1f" % gbps[n].get(b, float("nan")) for n in sizes]) for b in sorted({b for d in gbps.values() for b in d})]
+    table("one thread: GB/s", [size(n) for n in sizes], lines)
+
+# 2. the exact sum over the pool's f64 kernel, per thread count.
+sweep = collections.defaultdict(dict)
+for r in rows("sweep"):
+    sweep[int(r["threads"])][r["backend"]] = float(r["gbps"])
+if sweep:
+    threads = sorted(sweep)
+    lines = [(b, ["%.1f" % sweep[t].get(b, float("nan")) for t in threads]) for b in ["cpu/exact/parallel", "cpu/pool/simd"]]
+    lines.append(("exact / pool", ["%.2f" % (sweep[t]["cpu/exact/parallel"] / sweep[t]["cpu/pool/simd"]) for t in threads]))
+    n = size(rows("sweep")[0]["n"])
+    table("n=%s, GB/s by threads; exact/parallel over pool/simd (target >= 0.95)" % n, [str(t) for t in threads], lines)
+
+# 3. threads/simd over the plain std::thread loops (same accumulator: f64-8; the float one for scale).
+threaded = collections.defaultdict(dict)
+for r in rows("threads"):
+    threaded[int(r["n"])][r["backend"]] = float(r["gbps"])
+if threaded:
+    sizes = sorted(threaded)
+    t = rows("threads")[0]["threads"]
+    names = sorted({b for d in threaded.values() for b in d})
+    lines = [(b, ["%.1f" % threaded[n].get(b, float("nan")) for n in sizes]) for b in names]
+    for plain in ["yardstick/threads/avx512/f64-8", "yardstick/threads/avx512/f32-4"]:
+        lines.append(("threads/simd / " + plain.split("/")[-1],
+                      ["%.2f" % (threaded[n]["cpu/threads/simd"] / threaded[n][plain]) for n in sizes]))
+    table("%s threads, GB/s; cpu/threads/simd over the plain std::thread loops" % t, [size(n) for n in sizes], lines)
+EOF
