@@ -2,7 +2,7 @@
 // read of the input this machine manages with up to T threads.
 //
 // The loop is the widest float-lane kernel (two full loads a cycle in L1; cpu/PERFORMANCE.md),
-// without or with software prefetch 4 KiB ahead, the widest kernel that widens each float to
+// without or with software prefetch 8 KiB ahead, the widest kernel that widens each float to
 // double (the parallel backends' kernel), or the baseline ISA's 16-byte loads in
 // cpu/serial/unrolled's loop, whichever reads this input faster here. Around it, the choices that
 // a reduction backend could otherwise make better than the ceiling, all timed in prepare

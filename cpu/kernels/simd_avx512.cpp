@@ -107,26 +107,28 @@ struct Avx512 {
 //   f32: 8 accumulators reach two 64-byte loads a cycle in L1 (486 GB/s; 12 and 16 no faster). No
 //        software prefetch: on huge pages the hardware prefetchers alone keep a core streaming, and
 //        prefetches cost load slots (-13% in L1, -10% in L2, +-3% beyond).
-//   f32_prefetched: the same, prefetching 4 KiB ahead: not a backend, the read ceiling's second
+//   f32_prefetched: the same, prefetching 8 KiB ahead as f64: not a backend, the read ceiling's second
 //        candidate (baseline_read.cpp): from this VM's DRAM (2^25-2^28) the prefetching f64 and
 //        Kahan kernels read 3-12% faster than the f32 loop at times, and not at others: which loop
 //        reads fastest moves with the machine.
 //   f64: one float->double conversion per 8 floats bounds it in the caches; alternating the adds
-//        between the add and FMA units took it from 118 to 145 GB/s in L1/L2. Prefetch 4 KiB ahead
-//        at every size: 107 -> 125 GB/s in L3, +5% from DRAM, -2% in L1/L2, and a caller's small
-//        chunk (oneTBB's 256 KiB leaves) may come from DRAM.
+//        between the add and FMA units took it from 118 to 145 GB/s in L1/L2. Prefetch at every
+//        size: 4 KiB ahead took it from 107 to 125 GB/s in L3, +5% from DRAM, -2% in L1/L2, and a
+//        caller's small chunk (oneTBB's 256 KiB leaves) may come from DRAM; 8 KiB ahead against 4,
+//        at the L3's size and twice it (2^23, 2^24 floats): 52 -> 62 and 45 -> 50 GB/s, the same
+//        elsewhere (prefetcht0; prefetchnta the same, prefetcht1 -40% in L3).
 //   kahan: each accumulator is a dependency chain of 4 adds; 12 chains (24 of the 32 registers)
 //        give 124 GB/s in L2 against 108 for 8 (14 no better), guarded. Unguarded first
 //        (simd_lanes.hpp): 4 adds a vector on the two add units, 126-131 GB/s in L2 and L3, 12
-//        and 8 chains alike. Prefetch as f64: 100 -> 120 in L3.
+//        and 8 chains alike. Prefetch as f64: 100 -> 120 in L3 (4 KiB), 47 -> 51 at 2^24 (8 KiB).
 //   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
 //        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
 //        nothing (simd_exact.hpp).
 struct Avx512Policy {
     static constexpr Loop f32{.accumulators = 8};
-    static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 4096};
-    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
-    static constexpr Loop kahan{.accumulators = 12, .prefetch_bytes = 4096};
+    static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 8192};
+    static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 8192};
+    static constexpr Loop kahan{.accumulators = 12, .prefetch_bytes = 8192};
     static constexpr Loop exact{.accumulators = 4, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;
 };

@@ -46,7 +46,7 @@ float sum_avx2_f32(const BFloat16* x, std::size_t n);
 float sum_avx512_f32(const BFloat16* x, std::size_t n);
 float sum_neon_f32(const BFloat16* x, std::size_t n);
 float sum_sve_f32(const BFloat16* x, std::size_t n);
-// sum_avx512_f32 with software prefetch 4 KiB ahead: the read ceiling's second candidate loop
+// sum_avx512_f32 with software prefetch 8 KiB ahead: the read ceiling's second candidate loop
 // (AVX2's f32 loop already prefetches once a range leaves L2).
 float sum_avx512_f32_prefetched(const float* x, std::size_t n);
 
