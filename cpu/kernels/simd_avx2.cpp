@@ -124,7 +124,8 @@ struct Avx2 {
 //   kahan: 6 chains (12 registers, the rest for temporaries and constants) against 4: 35 -> 45
 //        GB/s guarded; 7 and 8 spill and are slower. Unguarded first (simd_lanes.hpp), 4 adds a
 //        vector on the two add units: 60 GB/s in L1/L2/L3, where 4 chains read 0.94 of it and 8
-//        0.99. Prefetch from 1 MiB on, as f32: in L1 the prefetches cost 3%.
+//        0.99. Prefetch from 1 MiB on, as f32: in L1 the prefetches cost 3%. No FMAs: 6 chains
+//        are latency-bound, and an FMA's 4 cycles against an add's 2 lengthen them (61 -> 56 GB/s).
 //   exact: its 64-bit integer adds take one cycle: 2 accumulators (4 registers) beside its window
 //        constants; level 0 prefetches 4 KiB ahead, later levels read L1 and prefetch nothing
 //        (simd_exact.hpp).
@@ -134,6 +135,7 @@ struct Avx2Policy {
     static constexpr Loop kahan{.accumulators = 6, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop exact{.accumulators = 2, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;
+    static constexpr bool kahan_uses_fma = false;
 };
 
 }  // namespace

@@ -1,8 +1,7 @@
 // The per-range agents behind simd_kernels.hpp, written once for every instruction set.
 //
 // Isa supplies the primitives (vector types, loads, adds, stores); Policy the tuning, one Loop per
-// kernel (independent accumulators, software prefetch) and whether double adds alternate between
-// the add and the FMA units. Only simd_avx2.cpp, simd_avx512.cpp and simd_neon.cpp include this,
+// kernel (independent accumulators, software prefetch) and which adds go to the FMA units. Only simd_avx2.cpp, simd_avx512.cpp and simd_neon.cpp include this,
 // each with its own target flags; everything here is a template of Isa or always inlined, so no
 // out-of-line copy compiled for one instruction set can serve a caller of another. (SVE's vectors
 // have no size at compile time, so no arrays of them and no sizeof: simd_sve.cpp writes the same
@@ -166,6 +165,10 @@ void widen(const Float16* x, std::size_t n, float* out) {
 // runs unguarded first: where no running sum leaves the finite range the guard changes nothing,
 // and the result is the guarded one bit for bit; where one does, that lane ends as NaN or infinity,
 // so does the result, and only then is the range summed again, guarded.
+//
+// With Policy::kahan_uses_fma, y's add and the compensation's last subtraction run as FMAs (x * 1 + c,
+// -(d * 1) + y: one rounding each, the same bits), so that the four operations a vector share the
+// add and the FMA units.
 template <class Isa, class Policy, bool Guarded, class T>
 auto kahan_lanes(const T* x, std::size_t n) {
     using Vector = decltype(Isa::load(x));
@@ -175,9 +178,12 @@ auto kahan_lanes(const T* x, std::size_t n) {
     Vector sum[loop.accumulators], compensation[loop.accumulators];
     for (int a = 0; a < loop.accumulators; ++a) sum[a] = compensation[a] = Vector{};
     for_each_vector<lanes, loop>(x, n, load<Isa>, load_first<Isa>, [&](int a, Vector v) {
-        const Vector y = Isa::add(v, compensation[a]);
+        Vector y, lost;
+        if constexpr (Policy::kahan_uses_fma) y = Isa::fma_add(compensation[a], v);
+        else y = Isa::add(v, compensation[a]);
         const Vector t = Isa::add(sum[a], y);
-        const Vector lost = Isa::sub(y, Isa::sub(t, sum[a]));
+        if constexpr (Policy::kahan_uses_fma) lost = Isa::fma_sub(y, Isa::sub(t, sum[a]));
+        else lost = Isa::sub(y, Isa::sub(t, sum[a]));
         compensation[a] = Guarded ? Isa::zero_where_not_finite(t, lost) : lost;
         sum[a] = t;
     });

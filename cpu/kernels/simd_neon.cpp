@@ -64,16 +64,17 @@ struct Neon {
 // 32 vector registers: 8 accumulators for every kernel, Kahan's 16 (sum, compensation) registers too.
 // That covers the add latency times the FP pipes of the common server cores (Neoverse N1: 2-cycle
 // FADD on 2 pipes; V1/V2: 2 cycles on 4), per Arm's software optimization guides: not measured here,
-// this project has no Arm machine yet. The prefetch distance is the x86 one (cpu/PERFORMANCE.md),
+// this project has no Arm machine yet. The prefetch distance is the x86 kernels' first (cpu/PERFORMANCE.md),
 // likewise unmeasured on Arm; Arm cores' hardware prefetchers may make it redundant, not harmful.
 // Every kernel prefetches at every size, as the x86 kernels did before their per-kernel tuning
-// (simd_lanes.hpp's Loop). The f64 adds do not alternate with FMAs: on these cores FADD and FMLA
-// issue to the same pipes, FMLA with the longer latency, so it could only lengthen the chains.
+// (simd_lanes.hpp's Loop), 4 KiB ahead. Neither the f64 nor the Kahan adds go to FMAs: on these cores
+// FADD and FMLA issue to the same pipes, FMLA with the longer latency, so it could only lengthen the chains.
 struct NeonPolicy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr Loop kahan{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = false;
+    static constexpr bool kahan_uses_fma = false;
 };
 
 }  // namespace
