@@ -108,6 +108,7 @@ struct Avx2 {
         upper = _mm256_add_epi64(upper, fixed(_mm256_extractf128_ps(v, 1), scale));
     }
     static void store(std::uint64_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
+    static Fixed add(Fixed a, Fixed b) { return _mm256_add_epi64(a, b); }
     // A round's magnitude range (simd_exact.hpp): |v|'s bits as 8 unsigned 32-bit lanes.
     static Fixed magnitude_bits(Floats v) { return _mm256_castps_si256(abs(v)); }
     static Fixed max_u32(Fixed a, Fixed b) { return _mm256_max_epu32(a, b); }

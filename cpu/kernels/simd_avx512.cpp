@@ -99,6 +99,7 @@ struct Avx512 {
         upper = _mm512_add_epi64(upper, fixed(half<1>(v), scale));
     }
     static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
+    static Fixed add(Fixed a, Fixed b) { return _mm512_add_epi64(a, b); }
     // A round's magnitude range (simd_exact.hpp): |v|'s bits as 16 unsigned 32-bit lanes.
     static Fixed magnitude_bits(Floats v) { return _mm512_castps_si512(abs(v)); }
     static Fixed max_u32(Fixed a, Fixed b) { return _mm512_maskz_max_epu32(0xFFFF, a, b); }

@@ -37,8 +37,9 @@ namespace shootout::simd {
 inline constexpr int kFixedTopBit = 51;
 inline constexpr double kFixedBias = 0x1.8p52;
 inline constexpr std::uint64_t kFixedBiasBits = 0x4338000000000000u;  // the bits of 1.5 * 2^52
-// 32 KiB: stays in L1 between the two steps. A lane adds at most 8192 / 8 = 2^10 integers below
-// 2^51 in a level: its total stays below 2^61.
+// 32 KiB: stays in L1 between the two steps. A level's integers, below 2^51 each, summed over every
+// accumulator lane by lane: at most 8192 / 4 = 2^11 a lane (AVX2's 4 int64 lanes; 2^10 with
+// AVX-512's 8), so a lane's total stays below 2^62, inside an int64.
 inline constexpr std::size_t kRoundFloats = 8192;
 
 // No std:: algorithms in this file: an out-of-line copy of one, compiled here for AVX-512, could be
@@ -150,13 +151,15 @@ template <class Isa, Loop L>
         });
     }
 
-    for (int a = 0; a < accumulators; ++a) {
-        std::uint64_t lane[2 * fixed_lanes];
-        Isa::store(lane, lower[a]);
-        Isa::store(lane + fixed_lanes, upper[a]);
-        for (std::uint64_t value : lane)
-            exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - additions[a] * kFixedBiasBits), window.lsb);
-    }
+    // Every accumulator's lanes added lane by lane first, so that fixed_lanes integers, not
+    // 2 * accumulators * fixed_lanes, go into the digits.
+    Fixed total = Isa::add(lower[0], upper[0]);
+    std::uint64_t biases = 2 * additions[0];
+    for (int a = 1; a < accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a])), biases += 2 * additions[a];
+    std::uint64_t lane[fixed_lanes];
+    Isa::store(lane, total);
+    for (std::uint64_t value : lane)
+        exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), window.lsb);
     return outside_count;
 }
 
