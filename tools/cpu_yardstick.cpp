@@ -15,14 +15,11 @@
 #include <cstddef>
 #include <span>
 #include <string>
-#include <system_error>
-#include <thread>
-#include <vector>
 
 #include "cpu/backends/host_backend.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
+#include "cpu/parallel/new_threads.hpp"
 #include "cpu/parallel/static_chunks.hpp"
-#include "platform/joining_thread.hpp"
 
 namespace shootout {
 namespace {
@@ -205,29 +202,17 @@ void register_accumulator_counts() {
      ...);
 }
 
-// Threads as cpu/threads/simd starts them, each summing its static chunk with a plain loop: task(part)
-// for every part, part 0 on the calling thread, the others on new std::threads joined before return.
-template <class Task>
-void run_on_new_threads(int parts, Task& task) {
-    std::vector<platform::JoiningThread> threads;
-    threads.reserve(static_cast<std::size_t>(parts - 1));
-    try {
-        for (int part = 1; part < parts; ++part) threads.emplace_back(task, part);
-    } catch (const std::system_error& e) {
-        throw std::runtime_error(std::string("yardstick/threads: starting a std::thread: ") + e.what());
-    }
-    task(0);
-}
-
+// Threads as cpu/threads/simd starts them (new_threads.hpp), each summing its static chunk with a
+// plain loop.
 template <class Loop>
 void register_threaded(const std::string& name, const std::string& description, Accumulator accumulator, Loop loop) {
     register_backend(parallel_backend<float>(
         "yardstick/threads/" + name, description, kStaticChunks(accumulator),
         [loop](std::span<const float> input, int threads) {
-            PlacedInput placed(input, threads, [threads](auto& copy_part) { run_on_new_threads(threads, copy_part); });
+            PlacedInput placed(input, threads, [threads](auto& copy_part) { run_on_new_threads("yardstick/threads", threads, copy_part); });
             return make_placed_reduction(std::move(placed), [partials = PartialSums(threads), loop](std::span<const float> x) mutable {
                 auto sum_part = [&](int part) { sum_chunk(x, partials, part, loop); };
-                run_on_new_threads(partials.size(), sum_part);
+                run_on_new_threads("yardstick/threads", partials.size(), sum_part);
                 return partials.total();
             });
         },
