@@ -315,14 +315,17 @@ struct Window {
 // 2^(biased - 127), biased in [1, 254].
 SHOOTOUT_EXACT_FN float power_of_two(int biased) { return float_from_bits(static_cast<std::uint32_t>(biased) << 23); }
 
-// The lowest window whose top, 2^(lsb + TopBit), is above `magnitude` (an |x|, 0 or +Inf), but
-// none below LowestLsb: it spans TopBit - 23 binades, the top one holding `magnitude`.
-template <int TopBit, int LowestLsb = Window::kLowestLsb>
+// The lowest window whose top, 2^(lsb + TopBit), is above `magnitude` (an |x|, 0 or +Inf) and a
+// multiple of Align binades, but none below LowestLsb: it spans TopBit - 23 binades, `magnitude` in
+// one of the top Align. Align > 1 gives values of about the same size the same window (a GPU warp
+// then adds its threads' totals as integers).
+template <int TopBit, int LowestLsb = Window::kLowestLsb, int Align = 1>
 SHOOTOUT_EXACT_FN Window window_for(float magnitude) {
     static_assert(TopBit > 24 && TopBit < 63, "a float's 24 bits and room to add some in an int64");
     static_assert(LowestLsb >= Window::kLowestLsb, "no float has a bit below 2^-149");
+    static_assert(Align >= 1 && Align <= 8 && (Align & (Align - 1)) == 0, "a power of two, small beside the window's 30 binades");
     const int biased = static_cast<int>(bits_of(magnitude) >> 23);  // magnitude < 2^(biased - 126)
-    int lsb = biased - 126 - TopBit;
+    int lsb = ((biased - 126 + Align - 1) & -Align) - TopBit;  // rounded up to a multiple of Align (two's complement)
     lsb = lsb < LowestLsb ? LowestLsb : lsb > Window::kHighestLsb ? Window::kHighestLsb : lsb;
     const int top = lsb + TopBit;
     return {.lo = lsb == Window::kLowestLsb ? 0.0f : power_of_two(lsb + 23 + 127),
