@@ -7,9 +7,9 @@
 //     16-byte load): each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
-//     registers, without a branch. Once per 16 floats one branch takes the others, if any: the
-//     thread's first values, which start the window at their largest; those in the window just below
-//     it, into a second register total the same way; the rest one at a time into the thread's own
+//     registers, without a branch; the thread's first 16 start the window at their largest. Once per
+//     16 floats one branch takes the others, if any: those in the window just below it, into a
+//     second register total the same way; the rest one at a time into the thread's own
 //     superaccumulator digits in shared memory: any float above the window (which also moves the
 //     window up to it), floats below both windows, NaN and Inf. Every round of 256 floats the
 //     register totals go carry-save into two 64-bit halves per window, still in registers; the digits
@@ -316,28 +316,25 @@ __device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n,
             uint4 v[kLoadsInFlight];
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
+            if (!sum.started()) [[unlikely]]  // the first trip: most floats then take the fast path already
+                sum.start(fmaxf(fmaxf(largest_finite<In>(v[0]), largest_finite<In>(v[1])),
+                                fmaxf(largest_finite<In>(v[2]), largest_finite<In>(v[3]))));
             const exact::Window used = sum.window();
             bool inside = true;
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) inside &= sum.add_inside<In>(v[k]);
-            if (!inside) [[unlikely]] {
-                if (!sum.started())
-                    sum.start(fmaxf(fmaxf(largest_finite<In>(v[0]), largest_finite<In>(v[1])),
-                                    fmaxf(largest_finite<In>(v[2]), largest_finite<In>(v[3]))));
+            if (!inside) [[unlikely]]
 #pragma unroll 1
                 for (int k = 0; k < kLoadsInFlight; ++k)  // one copy of the slow path, v still in registers
                     sum.add_missed<In>(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3], used);
-            }
         }
         sum.end_round();
     }
     for (; i < vectors; i += threads) {
         const uint4 v = body[i];
+        if (!sum.started()) sum.start(largest_finite<In>(v));
         const exact::Window used = sum.window();
-        if (!sum.add_inside<In>(v)) {
-            if (!sum.started()) sum.start(largest_finite<In>(v));
-            sum.add_missed<In>(v, used);
-        }
+        if (!sum.add_inside<In>(v)) sum.add_missed<In>(v, used);
     }
     const std::size_t tail = aligned.tail() + thread;
     if (tail < n) sum.add(widen<float>(in[tail]));
