@@ -82,14 +82,12 @@ struct ExactPolicy {
 
 // 256 threads as cuda/single-pass (gpu/PERFORMANCE.md, "cuda/single-pass"): one block per 4096
 // floats keeps a small grid fine-grained; 4 blocks of 256 per SM hold 64 KiB of loads in flight
-// (HBM needs about 29 KiB) within 64 registers a thread, which floats fit without spilling (ptxas,
-// nvcc 13.0, sm_90). The 16-bit types' widening needs 75-80 registers: 3 blocks per SM, 48 KiB in
-// flight. Doubles: 67 digits a thread in shared memory (536 bytes), 64 threads a block to stay below
-// the 48 KiB a launch gets without opting in.
+// (HBM needs about 29 KiB) within 64 registers a thread, which the float and 16-bit kernels fit
+// without spilling (ptxas, nvcc 13.0, sm_90). Doubles: 67 digits a thread in shared memory (536
+// bytes), 64 threads a block to stay below the 48 KiB a launch gets without opting in.
 template <class In>
 struct ExactTuning {
-    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<64, 1>,
-                                      std::conditional_t<std::is_same_v<In, float>, ExactPolicy<256, 4>, ExactPolicy<256, 3>>>;
+    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<64, 1>, ExactPolicy<256, 4>>;
 };
 
 // The format whose superaccumulator digits sum In: double for doubles; float for floats and for the
@@ -452,18 +450,28 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     __syncthreads();
     if (!scratch.last) return;
     // The stripes' sum, a warp per digit, lane s reading stripe s (from L2: other SMs added to it),
-    // and zeros left behind. Each stripe digit is a sum of blocks' digits: below 2^43 x blocks.
+    // every load issued before the first is summed, and zeros left behind. Each stripe digit is a
+    // sum of blocks' digits: below 2^43 x blocks.
     static_assert(kStripes == 32, "a lane per stripe");
-    for (int d = warp; d < kDigits; d += kWarps) {
-        unsigned long long* word = &grid->digit[lane][d];
-        const long long s = warp_sum(static_cast<long long>(__ldcg(word)));
-        *word = 0;
+    constexpr int kDigitsPerWarp = (kDigits + kWarps - 1) / kWarps;
+    long long stripe_digit[kDigitsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        stripe_digit[j] = d < kDigits ? static_cast<long long>(__ldcg(&grid->digit[lane][d])) : 0;
+    }
+    const unsigned stripe_specials = warp == 0 ? __ldcg(&grid->specials[lane]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        if (d >= kDigits) break;  // the same for the whole warp
+        grid->digit[lane][d] = 0;
+        const long long s = warp_sum(stripe_digit[j]);
         if (lane == 0) scratch.total[d] = s;
     }
     if (warp == 0) {
-        unsigned* word = &grid->specials[lane];
-        const unsigned s = __reduce_or_sync(kFullWarp, __ldcg(word));
-        *word = 0;
+        grid->specials[lane] = 0;
+        const unsigned s = __reduce_or_sync(kFullWarp, stripe_specials);
         if (lane == 0) scratch.specials = s;
     }
     __syncthreads();
