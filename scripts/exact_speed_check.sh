@@ -36,19 +36,20 @@ nvidia-smi -L | tee "$out/gpu.txt"
 large_cases='*AboveTwoTo31*:*Above2To31*'
 
 # The tests: every case of the two exact backends (CPU bits against GPU bits included).
-run exact_backends 300 "$build/exact_backends_test" \
+run exact_backends 300 "$build/tests/exact_backends_test" \
     --gtest_filter="*/cuda_exact:*/nccl_exact:ExactBackends.*:ExactWords.*-$large_cases"
-run gpu_backends 300 "$build/gpu_backends_test" --gtest_filter="*/cuda_exact:CudaElementTypes.*-$large_cases"
-run scale_out 120 "$build/scale_out_test" --gtest_filter='*/nccl_exact'
-run gpu_single_pass 300 "$build/gpu_single_pass_test"
+run gpu_backends 300 "$build/tests/gpu_backends_test" --gtest_filter="*/cuda_exact:CudaElementTypes.*-$large_cases"
+run scale_out 120 "$build/tests/scale_out_test" --gtest_filter='*/nccl_exact'
+run gpu_single_pass 300 "$build/tests/gpu_single_pass_test"
+if [[ -x $build/tools/single_pass_sweep ]]; then run single_pass_check 300 "$build/tools/single_pass_sweep" --check; fi
 
 # The sanitizers on a few cases: odd sizes and unaligned starts (one block to a full grid), NaN and
 # Inf, doubles, the 16-bit types, nccl/exact.
 sanitized='Registry/EveryExactBackend.OddSizesAndUnalignedStarts/cuda_exact:Registry/EveryExactBackend.TiesRoundToEven/cuda_exact'
-run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 99 "$build/exact_backends_test" \
+run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 99 "$build/tests/exact_backends_test" \
     --gtest_filter="$sanitized:Registry/EveryExactBackend.NanAndInfinityAsIeeeAdditionGivesThem/cuda_exact:Registry/EveryExactBackend.DoublesOddSizesAndUnalignedStarts/cuda_exact:Registry/EveryExactBackend.OddSizesAndUnalignedStarts/nccl_exact"
-run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 99 "$build/exact_backends_test" --gtest_filter="$sanitized"
-run synccheck 300 compute-sanitizer --tool synccheck --error-exitcode 99 "$build/exact_backends_test" --gtest_filter="$sanitized"
+run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 99 "$build/tests/exact_backends_test" --gtest_filter="$sanitized"
+run synccheck 300 compute-sanitizer --tool synccheck --error-exitcode 99 "$build/tests/exact_backends_test" --gtest_filter="$sanitized"
 
 # Batched times, the three backends side by side in one run.
 csv=$out/exact_speed.csv
@@ -77,8 +78,8 @@ PY
 
 # Above 2^31 elements (32-bit indices would wrap), last: most of it is the host making the input.
 if ((large)); then
-    run exact_backends_large 600 "$build/exact_backends_test" --gtest_filter=ExactBackends.AboveTwoTo31ElementsOnTheGpu
-    run gpu_backends_large 600 "$build/gpu_backends_test" --gtest_filter=Registry/EveryCudaBackend.ExactAbove2To31Elements/cuda_exact
+    run exact_backends_large 600 "$build/tests/exact_backends_test" --gtest_filter=ExactBackends.AboveTwoTo31ElementsOnTheGpu
+    run gpu_backends_large 600 "$build/tests/gpu_backends_test" --gtest_filter=Registry/EveryCudaBackend.ExactAbove2To31Elements/cuda_exact
 fi
 
 echo "==== summary"

@@ -138,7 +138,6 @@ struct ThreadTotal {
 // most, under the top one).
 template <class Digits>
 __host__ __device__ void add_terms(Digits& digits, const long long (&term)[kTerms], int lsb) {
-#pragma unroll
     for (int j = 0; j < kTerms; ++j)
         if (term[j] != 0) exact::add_fixed(digits, term[j], lsb + term_shift(j));
 }
