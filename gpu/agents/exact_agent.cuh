@@ -408,17 +408,27 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
         scratch.warp_specials[warp] = specials;
     }
     const bool block_digits = __syncthreads_or(own.digits_used);
-    // Digit d of the block: a piece of each warp term (below 2^32 each) and, if used, each thread's
-    // normalized digit d (below 2^32): below 2^43 for any block size.
-    for (int d = warp; d < kDigits; d += kWarps) {
+    // Digits warp, warp + kWarps, ... of the block, summed side by side: a piece of each warp term
+    // (below 2^32 each) and, if used, each thread's normalized digit (below 2^32): below 2^43 for any
+    // block size.
+    constexpr int kDigitsPerWarp = (kDigits + kWarps - 1) / kWarps;
+    long long block_digit[kDigitsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
         long long s = 0;
         for (int q = lane; q < kWarps * kTerms; q += 32)
             s += digit_piece<T>(scratch.warp_term[q / kTerms][q % kTerms],
                                 scratch.warp_lsb[q / kTerms] + term_shift(q % kTerms) - exact::kUnitExponent<T>, d);
-        if (block_digits)
+        if (block_digits && d < kDigits)
             for (int t = lane; t < B; t += 32) s += digits[d * B + t];
-        s = warp_sum(s);
-        if (lane == 0) scratch.total[d] = s;
+        block_digit[j] = s;
+    }
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        const long long s = warp_sum(block_digit[j]);
+        if (lane == 0 && d < kDigits) scratch.total[d] = s;
     }
     if (threadIdx.x == 0) {
         unsigned all = 0;
@@ -452,7 +462,6 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     // every load issued before the first is summed, and zeros left behind. Each stripe digit is a
     // sum of blocks' digits: below 2^43 x blocks.
     static_assert(kStripes == 32, "a lane per stripe");
-    constexpr int kDigitsPerWarp = (kDigits + kWarps - 1) / kWarps;
     long long stripe_digit[kDigitsPerWarp];
 #pragma unroll
     for (int j = 0; j < kDigitsPerWarp; ++j) {
