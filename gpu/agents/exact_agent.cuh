@@ -7,7 +7,7 @@
 //     16-byte load): each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
-//     registers, without a branch; the thread's first 16 start the window at their largest. Once per
+//     registers, without a branch; the thread's first trip starts the window at its largest. Once per
 //     16 floats one branch takes the others, if any: those in the window just below it, into a
 //     second register total the same way; the rest one at a time into the thread's own
 //     superaccumulator digits in shared memory: any float above the window (which also moves the
