@@ -225,7 +225,9 @@ public:
 
 private:
     __host__ __device__ bool add_inside(float4 v) {
-        return add_inside(v.x) & add_inside(v.y) & add_inside(v.z) & add_inside(v.w);  // no branches
+        const unsigned all = static_cast<unsigned>(add_inside(v.x)) & static_cast<unsigned>(add_inside(v.y)) &
+                             static_cast<unsigned>(add_inside(v.z)) & static_cast<unsigned>(add_inside(v.w));  // no branches
+        return all != 0;
     }
     __host__ __device__ void add_missed(float4 v, const exact::Window& used) {
         add_missed(v.x, used);
