@@ -174,6 +174,20 @@ TEST_P(EveryExactBackend, OddSizesAndUnalignedStarts) {
         }
 }
 
+// Sizes about a GPU grid's shape (gpu/agents/exact_agent.cuh): one block's pass of 4096 floats and
+// one float either side, 33 blocks (more than the 32 copies of the grid's total), a full grid whose
+// threads make several trips; on inputs whose threads' windows differ within a warp (normal) and
+// that fill the threads' digits (wide).
+TEST_P(EveryExactBackend, SizesAboutTheGrid) {
+    for (const char* input : {"normal", "wide"}) {
+        const auto data = generate(input, (std::size_t{1} << 22) + 3);
+        for (std::size_t n : {std::size_t{4095}, std::size_t{4096}, std::size_t{4097}, std::size_t{33 * 4096 + 1}, data.size()}) {
+            const Elements x = std::span<const float>(data.data(), n);
+            EXPECT_TRUE(same_bits(sum(x), exact(x))) << input << " n=" << n;
+        }
+    }
+}
+
 TEST_P(EveryExactBackend, HardInputs) {
     for (const char* input : {"ill:1e8", "ill:1e16", "ill:1e30", "wide", "cancel"})
         for (std::size_t n : {std::size_t{1000}, kOdd}) {

@@ -7,19 +7,25 @@
 //     16-byte load): each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
-//     registers, without a branch. Once per 16 floats one branch takes the others, if any: those in
-//     the window just below it go to a second register total the same way; the rest go one at a
-//     time into the thread's own superaccumulator digits in shared memory: the thread's first float
-//     (the window starts at the bottom) and any larger one, which also move the window up to them;
-//     floats below both windows; NaN and Inf. Every round of 256 floats the register totals are
-//     folded into the digits.
+//     registers, without a branch; the thread's first trip starts the window at its largest. Once per
+//     16 floats one branch takes the others, if any: those in the window just below it, into a
+//     second register total the same way; the rest one at a time into the thread's own
+//     superaccumulator digits in shared memory: any float above the window (which also moves the
+//     window up to it), floats below both windows, NaN and Inf. Every round of 256 floats the
+//     register totals go carry-save into two 64-bit halves per window, still in registers; the digits
+//     take them only when the window moves (and every 2^16 rounds).
 //     Doubles: each goes into the thread's digits one at a time (a grid-stride loop of 8-byte
 //     loads): no window, the digits are 67 per thread and the blocks small. Correct, not fast.
-//  2. The block's threads normalize their digits; after a barrier each warp sums digits over the
-//     block's threads and adds them to the grid's total in global memory with 64-bit integer atomics,
-//     which are exact and commutative: no order of blocks can change the total.
-//  3. The last block to finish (a counter after a __threadfence, as in CUDA's threadFenceReduction
-//     sample) takes the total, leaving zeros for the next call, and hands it to Finish.
+//  2. Per warp, the lanes whose window is the warp's highest add their four halves with shuffles (a
+//     lane with a lower window folds its halves into its digits instead). Per block, warp w computes
+//     digits w, w + warps, ... of the block's total: each warp's halves cut into 32-bit pieces at
+//     their positions, and the threads' digits, if any thread used its own. Until here nothing is
+//     global: a programmatic launch overlaps all of it with the call before.
+//  3. Each block adds its digits to one of 32 stripes of the grid's total with 64-bit integer
+//     atomics, exact and commutative: no order of blocks can change the total, and no address takes
+//     more than one block in 32. The last block to finish (a ticket after a __threadfence, as in
+//     CUDA's threadFenceReduction sample) sums the stripes, a warp per digit, leaves zeros for the
+//     next call, and hands the total to Finish. A grid of one block hands its own total over.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,41 +37,71 @@
 
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/grid_stride_agent.cuh"
+#include "gpu/primitives/accumulators.cuh"
 #include "gpu/primitives/element_vector.cuh"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device_buffer.cuh"
 #include "gpu/runtime/launch_config.cuh"
+#include "gpu/runtime/programmatic_launch.cuh"
 
 namespace shootout::cuda::exact_agent {
 
 // Window integers below 2^53: a window of 30 binades. Its lsb stays at or above -126, where its scale
-// is a float (x * scale is one FMUL); floats below 2^-103 go to the digits.
-inline constexpr int kWindowTopBit = 53, kWindowLowestLsb = -126;
+// is a float (x * scale is one FMUL); floats below 2^-103 go to the digits. Its top is a multiple of
+// 4 binades, so that a warp's lanes, whose first values are alike, mostly share it and add their
+// totals as integers (step 2); the largest value then sits in the top 4 binades of the 30.
+inline constexpr int kWindowTopBit = 53, kWindowLowestLsb = -126, kWindowAlign = 4;
 inline constexpr int kWindowBinades = kWindowTopBit - 23;
+// The lsb of a thread that has not started its window (no finite nonzero value yet): below any real
+// one, so the warp's highest is a real one when any lane has it.
+inline constexpr int kNoWindow = -1024;
 // Loop trips per round: 256 floats, 16 x 4 loads x 4 floats or 8 x 4 loads x 8 16-bit values. With
 // the unaligned head before the first round and the last vectors and tail after the last, at most
-// 256 + 2 x 7 + 3 x 8 = 294 < 2^9 floats are added between folds, so the register total stays below
-// 2^9 x 2^53 = 2^62.
+// 256 + 2 x 7 + 3 x 8 = 294 < 2^9 floats are added between carry-saves, so the register total stays
+// below 2^9 x 2^53 = 2^62.
 template <class In>
 inline constexpr int kTripsPerRound = 256 / (kLoadsInFlight * kVectorLanes<In>);
-// A round adds at most 2 per float and 3 per fold to a digit (< 2^10): normalizing every 2^16
-// rounds keeps every digit far from 2^63 however many floats a thread takes.
+// Halves and digits are folded and normalized every 2^16 rounds: a round adds below 2^32 to a low
+// half and 2^30 to a high one (< 2^48 and 2^46 between folds), and under 2^11 pieces to a digit
+// (294 values and 4 per fold, a fold per window move), far from 2^31 pieces.
 inline constexpr unsigned kRoundsPerNormalize = 1u << 16;
 // A double adds at most once to a digit: normalizing every 2^20 keeps digits far below 2^63.
 inline constexpr unsigned kDoublesPerNormalize = 1u << 20;
+// The grid's total is kept in this many copies (blockIdx.x % kStripes): one warp's lanes sum them.
+inline constexpr unsigned kStripes = 32;
+
+// Threads per block and __launch_bounds__'s minimum blocks per SM (which caps registers at
+// 64K / (BlockThreads x MinBlocksPerSm)). The grid is just large enough that each thread makes one
+// pass of kLoadsInFlight loads, never more than are resident at once.
+template <int BlockThreads, int MinBlocksPerSm>
+struct ExactPolicy {
+    static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024 && MinBlocksPerSm >= 1);
+    static constexpr int kBlockThreads = BlockThreads;
+    static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+};
+
+// 256 threads as cuda/single-pass (gpu/PERFORMANCE.md, "cuda/single-pass"): one block per 4096
+// floats keeps a small grid fine-grained; 4 blocks of 256 per SM hold 64 KiB of loads in flight
+// (HBM needs about 29 KiB) within 64 registers a thread, which the float and 16-bit kernels fit
+// without spilling (ptxas, nvcc 13.0, sm_90). Doubles: 67 digits a thread in shared memory (536
+// bytes), 64 threads a block to stay below the 48 KiB a launch gets without opting in.
+template <class In>
+struct ExactTuning {
+    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<64, 1>, ExactPolicy<256, 4>>;
+};
 
 // The format whose superaccumulator digits sum In: double for doubles; float for floats and for the
 // 16-bit types, whose every value is a float.
 template <class In>
 using ExactFormat = std::conditional_t<std::is_same_v<In, double>, double, float>;
 
-// The grid's total between its blocks' atomics and the last block's Finish; all zeros between
-// launches.
+// The grid's total between its blocks' atomics and the last block's Finish: kStripes copies, all
+// zeros between launches, and the ticket (atomicInc wraps it back to 0).
 template <class T>
 struct GridTotal {
-    unsigned long long digit[exact::kDigits<T>];
-    unsigned specials;
-    unsigned blocks_done;
+    unsigned long long digit[kStripes][exact::kDigits<T>];
+    unsigned specials[kStripes];
+    unsigned ticket;
 };
 
 // The dynamic shared memory a block of `threads` takes: each thread's digits.
@@ -83,15 +119,67 @@ struct SharedDigits {
     static constexpr int kCount = exact::kDigits<T>;
     std::int64_t* column;
     unsigned stride;
-    __device__ std::int64_t& operator[](int k) const { return column[k * stride]; }
+    __host__ __device__ std::int64_t& operator[](int k) const { return column[k * stride]; }
 };
+
+// A thread's register total at the end: four integers at 2^(lsb + term_shift(j)): the window's low
+// and high halves, the window below's low and high halves.
+inline constexpr int kTerms = 4;
+__host__ __device__ constexpr int term_shift(int j) { return (j & 1) * 32 - (j >> 1) * kWindowBinades; }
+
+struct ThreadTotal {
+    int lsb = kNoWindow;
+    long long term[kTerms] = {};
+    unsigned specials = 0;
+    bool digits_used = false;  // its digits hold something: they are normalized
+};
+
+// Adds the nonzero terms to the digits (each below 2^49, at positions below 2^256: three digits at
+// most, under the top one).
+template <class Digits>
+__host__ __device__ void add_terms(Digits& digits, const long long (&term)[kTerms], int lsb) {
+    for (int j = 0; j < kTerms; ++j)
+        if (term[j] != 0) exact::add_fixed(digits, term[j], lsb + term_shift(j));
+}
+
+// Bits [32 d, 32 d + 32) of |value| 2^p (p counted from T's unit), with value's sign; the top digit
+// takes every bit from 32 d up. Summed over d, times 2^(32 d), they give value 2^p exactly.
+template <class T>
+__host__ __device__ long long digit_piece(long long value, int p, int d) {
+    if (value == 0) return 0;
+    const unsigned long long magnitude = value < 0 ? 0ull - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
+    const int shift = p - d * exact::kDigitBits;
+    unsigned long long bits = shift >= 0 ? (shift < 64 ? magnitude << shift : 0ull) : (shift > -64 ? magnitude >> -shift : 0ull);
+    if (d + 1 < exact::kDigits<T>) bits &= 0xffffffffull;
+    return value < 0 ? -static_cast<long long>(bits) : static_cast<long long>(bits);
+}
+
+__device__ inline long long warp_sum(long long x) {
+#pragma unroll
+    for (unsigned offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(kFullWarp, x, offset);
+    return x;
+}
+
+// The largest finite |x| of a vector's floats; 0 if none.
+__host__ __device__ inline float largest_finite(float4 v) {
+    const auto finite = [](float x) {
+        const float magnitude = fabsf(x);
+        return magnitude <= FLT_MAX ? magnitude : 0.0f;  // NaN and Inf: 0
+    };
+    return fmaxf(fmaxf(finite(v.x), finite(v.y)), fmaxf(finite(v.z), finite(v.w)));
+}
+template <class In>
+__device__ float largest_finite(uint4 v) {
+    if constexpr (kVectorLanes<In> == 4) return largest_finite(float_quad<In, 0>(v));
+    else return fmaxf(largest_finite(float_quad<In, 0>(v)), largest_finite(float_quad<In, 1>(v)));
+}
 
 class FloatThreadSum {
 public:
-    // The window starts at the bottom: the thread's first float moves it up.
-    __device__ explicit FloatThreadSum(SharedDigits<float> digits) : digits_(digits) {
+    // No window until the thread's first values start it (start(), or add_outside() for one value).
+    __host__ __device__ explicit FloatThreadSum(SharedDigits<float> digits) : digits_(digits) {
         for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
-        move_window(0.0f);
+        window_ = {.lo = exact::float_from_bits(0x7f800000u), .hi = 0.0f, .scale = 0.0, .lsb = kNoWindow};  // holds nothing
     }
 
     // The main loop's two steps for a trip's floats, a 16-byte vector of In: every float inside the
@@ -107,57 +195,86 @@ public:
         add_missed(float_quad<In, 0>(v), used);
         if constexpr (kVectorLanes<In> == 8) add_missed(float_quad<In, 1>(v), used);
     }
-    __device__ const exact::Window& window() const { return window_; }
+    __host__ __device__ const exact::Window& window() const { return window_; }
 
-    __device__ void add(float x) {
+    __host__ __device__ bool started() const { return window_.lsb != kNoWindow; }
+    // Starts the window at `largest`, the largest finite magnitude of the thread's first values; with
+    // none (0), leaves it for the values after.
+    __host__ __device__ void start(float largest) {
+        if (largest > 0) move_window(largest);
+    }
+
+    __host__ __device__ void add(float x) {
         if (!add_inside(x)) add_outside(x);
     }
 
-    __device__ void end_round() {
-        fold();
-        if (++rounds_ % kRoundsPerNormalize == 0) exact::normalize(digits_);
+    __host__ __device__ void end_round() {
+        carry_save();
+        if (++rounds_ % kRoundsPerNormalize == 0) {
+            fold();
+            if (digits_used_) exact::normalize(digits_);
+        }
     }
-    // Leaves the digits normalized (each below 2^32), ready to be summed over the block.
-    __device__ unsigned finish() {
-        fold();
-        exact::normalize(digits_);
-        return specials_;
+    // The register total; the digits, if used, normalized (each below 2^32 but the top one).
+    __host__ __device__ ThreadTotal finish() {
+        carry_save();
+        if (digits_used_) exact::normalize(digits_);
+        ThreadTotal total{.lsb = window_.lsb, .term = {low_, high_, below_low_, below_high_}, .specials = specials_, .digits_used = digits_used_};
+        return total;
     }
 
 private:
-    __device__ bool add_inside(float4 v) {
-        return add_inside(v.x) & add_inside(v.y) & add_inside(v.z) & add_inside(v.w);  // no branches
+    __host__ __device__ bool add_inside(float4 v) {
+        const unsigned all = static_cast<unsigned>(add_inside(v.x)) & static_cast<unsigned>(add_inside(v.y)) &
+                             static_cast<unsigned>(add_inside(v.z)) & static_cast<unsigned>(add_inside(v.w));  // no branches
+        return all != 0;
     }
-    __device__ void add_missed(float4 v, const exact::Window& used) {
+    __host__ __device__ void add_missed(float4 v, const exact::Window& used) {
         add_missed(v.x, used);
         add_missed(v.y, used);
         add_missed(v.z, used);
         add_missed(v.w, used);
     }
-    __device__ void fold() {
-        if (total_ != 0) exact::add_fixed(digits_, total_, window_.lsb);
-        if (total_below_ != 0) exact::add_fixed(digits_, total_below_, window_.lsb - kWindowBinades);
+    // The round's totals into the halves: low 32 bits and the (signed) rest of each.
+    __host__ __device__ void carry_save() {
+        low_ += total_ & 0xffffffffll;
+        high_ += total_ >> 32;
+        below_low_ += total_below_ & 0xffffffffll;
+        below_high_ += total_below_ >> 32;
         total_ = total_below_ = 0;
     }
-    __device__ bool add_inside(float x) {
+    // Everything in registers into the digits, before the window moves.
+    __host__ __device__ void fold() {
+        carry_save();
+        const long long terms[kTerms] = {low_, high_, below_low_, below_high_};
+        if ((low_ | high_ | below_low_ | below_high_) == 0) return;
+        add_terms(digits_, terms, window_.lsb);
+        low_ = high_ = below_low_ = below_high_ = 0;
+        digits_used_ = true;
+    }
+    __host__ __device__ bool add_inside(float x) {
         const bool inside = window_.contains(fabsf(x));
         if (inside) total_ += static_cast<long long>(x * scale_);  // exact: a predicated multiply, convert, add
         return inside;
     }
-    __device__ void add_missed(float x, const exact::Window& used) {
+    __host__ __device__ void add_missed(float x, const exact::Window& used) {
         if (!used.contains(fabsf(x))) add_outside(x);
     }
-    // Into the window just below the window, else into the digits; a float above the window also
-    // moves the window up to it, for the floats after.
-    __device__ void add_outside(float x) {
+    // A float not yet added: into the window (which it starts if there is none; a float before it in
+    // the same trip may have moved it), else the window just below it, else the digits; a float
+    // above the window also moves the window up to it, for the floats after.
+    __host__ __device__ void add_outside(float x) {
         const float magnitude = fabsf(x);
         if (magnitude == 0) return;
+        if (!started() && magnitude <= FLT_MAX) move_window(magnitude);
+        if (add_inside(x)) return;
         // The window below: lsb 30 lower, [lo 2^-30, lo), as long as that lsb is not below -126.
         // It keeps data spanning up to 60 binades (ill:1e16) out of the digits.
         if (magnitude < window_.lo && magnitude >= window_.lo * 0x1p-30f && window_.lsb - kWindowBinades >= kWindowLowestLsb) {
             total_below_ += static_cast<long long>(x * (scale_ * 0x1p30f));  // exact
             return;
         }
+        digits_used_ = true;
         specials_ |= exact::add_value(digits_, x);
         if (magnitude >= window_.hi && magnitude <= FLT_MAX) {
             fold();
@@ -165,22 +282,23 @@ private:
         }
     }
 
-    __device__ void move_window(float magnitude) {
-        window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb>(magnitude);
+    __host__ __device__ void move_window(float magnitude) {
+        window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb, kWindowAlign>(magnitude);
         scale_ = static_cast<float>(window_.scale);  // exact: 2^-lsb <= 2^126
     }
 
     SharedDigits<float> digits_;
     exact::Window window_;
-    float scale_;
-    long long total_ = 0, total_below_ = 0;  // the two windows' integers added since the last fold
+    float scale_ = 0.0f;
+    long long total_ = 0, total_below_ = 0;  // the two windows' integers added this round
+    long long low_ = 0, high_ = 0, below_low_ = 0, below_high_ = 0;  // earlier rounds', carry-save
     unsigned specials_ = 0, rounds_ = 0;
+    bool digits_used_ = false;
 };
 
-// Step 1 for floats and the 16-bit types: this thread's part of in[0..n) into its digits; returns
-// its specials.
+// Step 1 for floats and the 16-bit types: this thread's part of in[0..n).
 template <class In>
-__device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+__device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
     static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
     FloatThreadSum sum(digits);
     const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
@@ -197,6 +315,9 @@ __device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, Sh
             uint4 v[kLoadsInFlight];
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
+            if (!sum.started()) [[unlikely]]  // the first trip: most floats then take the fast path already
+                sum.start(fmaxf(fmaxf(largest_finite<In>(v[0]), largest_finite<In>(v[1])),
+                                fmaxf(largest_finite<In>(v[2]), largest_finite<In>(v[3]))));
             const exact::Window used = sum.window();
             bool inside = true;
 #pragma unroll
@@ -210,6 +331,7 @@ __device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, Sh
     }
     for (; i < vectors; i += threads) {
         const uint4 v = body[i];
+        if (!sum.started()) sum.start(largest_finite<In>(v));
         const exact::Window used = sum.window();
         if (!sum.add_inside<In>(v)) sum.add_missed<In>(v, used);
     }
@@ -219,7 +341,7 @@ __device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, Sh
 }
 
 // Step 1 for doubles: each into the digits.
-__device__ inline unsigned add_thread_part(const double* __restrict__ in, std::size_t n, SharedDigits<double> digits) {
+__device__ inline ThreadTotal add_thread_part(const double* __restrict__ in, std::size_t n, SharedDigits<double> digits) {
     for (int k = 0; k < exact::kDigits<double>; ++k) digits[k] = 0;
     unsigned specials = 0, added = 0;
     const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
@@ -228,77 +350,177 @@ __device__ inline unsigned add_thread_part(const double* __restrict__ in, std::s
         if (++added % kDoublesPerNormalize == 0) exact::normalize(digits);
     }
     exact::normalize(digits);
-    return specials;
+    return {.specials = specials, .digits_used = true};
 }
 
-// Sums each digit over the block's threads and adds it to the grid's total. After a barrier.
-template <class T>
-__device__ void add_block_to_grid(const std::int64_t* digits, unsigned specials, GridTotal<T>* grid) {
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    for (unsigned k = warp; k < exact::kDigits<T>; k += warps) {
-        std::int64_t sum = 0;  // normalized digits: below blockDim.x x 2^32
-        for (unsigned t = lane; t < blockDim.x; t += 32) sum += digits[k * blockDim.x + t];
-#pragma unroll
-        for (unsigned offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(kFullWarp, sum, offset);
-        if (lane == 0 && sum != 0) atomicAdd(&grid->digit[k], static_cast<unsigned long long>(sum));
-    }
-    specials = __reduce_or_sync(kFullWarp, specials);
-    if (lane == 0 && specials != 0) atomicOr(&grid->specials, specials);
+// What a block's threads share between steps 2 and 3.
+template <class T, int Warps>
+struct BlockScratch {
+    long long warp_term[Warps][kTerms];
+    int warp_lsb[Warps];
+    unsigned warp_specials[Warps];
+    long long total[exact::kDigits<T>];  // the block's digits; in the last block, the grid's
+    unsigned specials;
+    bool last;
+};
+
+template <class T, int Warps>
+__device__ exact::Sum<T> sum_of(const BlockScratch<T, Warps>& scratch) {
+    exact::Sum<T> sum;
+    for (int k = 0; k < exact::kDigits<T>; ++k) sum.digits[k] = scratch.total[k];
+    sum.specials = scratch.specials;
+    return sum;
 }
 
 // The exact sum of in[0..n) into `grid`; the last block hands the total to finish(const
-// exact::Sum<ExactFormat<In>>&) and leaves `grid` zeroed. blockDim.x a multiple of 32;
-// shared_bytes_per_thread<ExactFormat<In>>() x blockDim.x bytes of dynamic shared memory.
-template <class In, class Finish>
-__global__ void exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* grid, Finish finish) {
+// exact::Sum<ExactFormat<In>>&) and leaves `grid` zeroed. Policy::kBlockThreads threads a block,
+// shared_bytes_per_thread<ExactFormat<In>>() x that of dynamic shared memory; at most as many blocks
+// as are resident at once (a programmatic launch waits for the grid before it, step 3).
+template <class In, class Policy, class Finish>
+__global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSm)
+exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* grid, Finish finish) {
     using T = ExactFormat<In>;
+    constexpr int B = Policy::kBlockThreads, kWarps = B / 32, kDigits = exact::kDigits<T>;
+    // The next call may be scheduled from here: it loads and sums its input, and touches nothing
+    // global before its pdl_wait() below (gpu/agents/single_pass.cuh has the argument).
+    pdl_launch_dependents();
     extern __shared__ std::int64_t digits[];
-    const unsigned specials = add_thread_part(in, n, SharedDigits<T>{digits + threadIdx.x, blockDim.x});
+    __shared__ BlockScratch<T, kWarps> scratch;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    SharedDigits<T> mine{digits + threadIdx.x, B};
+    ThreadTotal own = add_thread_part(in, n, mine);
 
+    // Step 2. The warp's highest window: a lane below it folds its halves into its digits.
+    const int top = __reduce_max_sync(kFullWarp, own.lsb);
+    if (own.lsb != top && (own.term[0] | own.term[1] | own.term[2] | own.term[3]) != 0) {
+        add_terms(mine, own.term, own.lsb);
+        exact::normalize(mine);
+        own.digits_used = true;
+        for (long long& term : own.term) term = 0;
+    }
+    // A lane's low halves are below 2^49, its high halves' magnitudes below 2^47: the warp's sums
+    // below 2^54.
+    long long term[kTerms];
+#pragma unroll
+    for (int j = 0; j < kTerms; ++j) term[j] = warp_sum(own.term[j]);
+    const unsigned specials = __reduce_or_sync(kFullWarp, own.specials);
+    if (lane == 0) {
+        scratch.warp_lsb[warp] = top;
+        for (int j = 0; j < kTerms; ++j) scratch.warp_term[warp][j] = term[j];
+        scratch.warp_specials[warp] = specials;
+    }
+    const bool block_digits = __syncthreads_or(own.digits_used);
+    // Digits warp, warp + kWarps, ... of the block, summed side by side: a piece of each warp term
+    // (below 2^32 each) and, if used, each thread's normalized digit (below 2^32): below 2^43 for any
+    // block size.
+    constexpr int kDigitsPerWarp = (kDigits + kWarps - 1) / kWarps;
+    long long block_digit[kDigitsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        long long s = 0;
+        for (int q = lane; q < kWarps * kTerms; q += 32)
+            s += digit_piece<T>(scratch.warp_term[q / kTerms][q % kTerms],
+                                scratch.warp_lsb[q / kTerms] + term_shift(q % kTerms) - exact::kUnitExponent<T>, d);
+        if (block_digits && d < kDigits)
+            for (int t = lane; t < B; t += 32) s += digits[d * B + t];
+        block_digit[j] = s;
+    }
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        const long long s = warp_sum(block_digit[j]);
+        if (lane == 0 && d < kDigits) scratch.total[d] = s;
+    }
+    if (threadIdx.x == 0) {
+        unsigned all = 0;
+        for (int w = 0; w < kWarps; ++w) all |= scratch.warp_specials[w];
+        scratch.specials = all;
+    }
     __syncthreads();
-    add_block_to_grid(digits, specials, grid);
-    __threadfence();  // this thread's atomics are seen before the block counts itself done
+
+    // Step 3. Everything below touches what the call before on the stream may still be using: the
+    // grid's total, the ticket, Finish's output.
+    pdl_wait();
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) finish(sum_of(scratch));
+        return;
+    }
+    const unsigned stripe = blockIdx.x % kStripes;
+    for (int d = threadIdx.x; d < kDigits; d += B)
+        if (scratch.total[d] != 0) atomicAdd(&grid->digit[stripe][d], static_cast<unsigned long long>(scratch.total[d]));
+    if (threadIdx.x == 0 && scratch.specials != 0) atomicOr(&grid->specials[stripe], scratch.specials);
+    if (threadIdx.x < kDigits) __threadfence();  // this thread's atomics are seen before the block counts itself done
     __syncthreads();
-    __shared__ bool last_block;
-    if (threadIdx.x == 0) last_block = atomicAdd(&grid->blocks_done, 1u) == gridDim.x - 1;
+    if (threadIdx.x == 0) {
+        // atomicInc wraps: the block that finds gridDim.x - 1 stores 0, ready for the next launch.
+        const bool drew_last = atomicInc(&grid->ticket, gridDim.x - 1) == gridDim.x - 1;
+        if (drew_last) __threadfence();  // every other block's atomics are read after its ticket
+        scratch.last = drew_last;
+    }
     __syncthreads();
-    if (!last_block || threadIdx.x != 0) return;
-    __threadfence();
-    exact::Sum<T> total;
-    for (int k = 0; k < exact::kDigits<T>; ++k) total.digits[k] = static_cast<std::int64_t>(atomicExch(&grid->digit[k], 0ull));
-    total.specials = atomicExch(&grid->specials, 0u);
-    grid->blocks_done = 0;
-    finish(total);
+    if (!scratch.last) return;
+    // The stripes' sum, a warp per digit, lane s reading stripe s (from L2: other SMs added to it),
+    // every load issued before the first is summed, and zeros left behind. Each stripe digit is a
+    // sum of blocks' digits: below 2^43 x blocks.
+    static_assert(kStripes == 32, "a lane per stripe");
+    long long stripe_digit[kDigitsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        stripe_digit[j] = d < kDigits ? static_cast<long long>(__ldcg(&grid->digit[lane][d])) : 0;
+    }
+    const unsigned stripe_specials = warp == 0 ? __ldcg(&grid->specials[lane]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        if (d >= kDigits) break;  // the same for the whole warp
+        grid->digit[lane][d] = 0;
+        const long long s = warp_sum(stripe_digit[j]);
+        if (lane == 0) scratch.total[d] = s;
+    }
+    if (warp == 0) {
+        grid->specials[lane] = 0;
+        const unsigned s = __reduce_or_sync(kFullWarp, stripe_specials);
+        if (lane == 0) scratch.specials = s;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) finish(sum_of(scratch));
 }
 
-// exact_sum<In, Finish> for n elements: its launch sizes and its grid total, zeroed once here and
-// left zeroed by every launch.
-template <class In, class Finish>
+// exact_sum<In, Policy, Finish> for n elements: its launch sizes and its grid total, zeroed once here
+// and left zeroed by every launch. One enqueue at a time per object (calls on one stream): two
+// launches in flight at once would share the total.
+template <class In, class Finish, class Policy = typename ExactTuning<In>::Policy>
 class ExactLaunch {
 public:
     using T = ExactFormat<In>;
 
-    explicit ExactLaunch(std::size_t n) : n_(n), grid_total_(1) {
-        constexpr auto kernel = exact_sum<In, Finish>;
-        launch_.block = power_of_two_block(kernel, shared_bytes_per_thread<T>());
-        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block, kLoadsInFlight, kVectorLanes<In>),
-                                       resident_blocks(kernel, launch_.block, shared_bytes()));
+    explicit ExactLaunch(std::size_t n)
+        : n_(n), programmatic_(kernel_has_griddepcontrol(exact_sum<In, Policy, Finish>)), grid_total_(1) {
+        grid_ = covering_blocks(n, elements_per_block_pass(Policy::kBlockThreads, kLoadsInFlight, kVectorLanes<In>),
+                                resident_blocks(exact_sum<In, Policy, Finish>, Policy::kBlockThreads, shared_bytes()));
         // Zeros, complete before any launch on the backend's (non-blocking) stream.
         SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(GridTotal<T>)));
         SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
     // Enqueues the sum of in[0..n) on `stream`; with n = 0, reads nothing and finishes a zero sum.
+    // A programmatic launch (programmatic_launch.cuh): `in` must not be written by the kernel
+    // enqueued just before on the stream.
     void enqueue(const In* in, Finish finish, cudaStream_t stream) {
-        exact_sum<<<launch_.grid, launch_.block, shared_bytes(), stream>>>(in, n_, grid_total_.get(), finish);
-        SHOOTOUT_CUDA_CHECK_LAUNCH(exact_sum);
+        launch(exact_sum<In, Policy, Finish>, grid_, Policy::kBlockThreads, shared_bytes(), stream, programmatic_, in, n_,
+               grid_total_.get(), finish);
     }
 
+    unsigned grid() const { return grid_; }
+
 private:
-    std::size_t shared_bytes() const { return launch_.block * shared_bytes_per_thread<T>(); }
+    static constexpr std::size_t shared_bytes() { return Policy::kBlockThreads * shared_bytes_per_thread<T>(); }
 
     std::size_t n_;
-    LaunchConfig launch_;
+    unsigned grid_ = 1;
+    bool programmatic_;
     DeviceBuffer<GridTotal<T>> grid_total_;
 };
 
