@@ -25,8 +25,9 @@
 // front of a superaccumulator is ExBLAS's (Collange, Defour, Graillat, Iakymchuk 2015, "Numerical
 // reproducibility for the parallel reduction on multi- and many-core architectures"), whose first
 // level is floating-point expansions; an integer window is cheaper for float32 inputs. Floats
-// outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. Doubles go to
-// add_value() one at a time: their 53-bit significands leave an int64 window 10 binades.
+// outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. The CPU backends add
+// doubles with add_value() one at a time: their 53-bit significands leave an int64 window 10
+// binades (the GPU kernel keeps a floating-point expansion in front, gpu/agents/exact_agent.cuh).
 #pragma once
 
 #include <cstddef>

@@ -3,8 +3,8 @@
 // Finish: round it to a double (cuda/exact), or write it as integer words for an all-reduce
 // (nccl/exact). Integer additions do not depend on order, so the total is the same for any grid and
 // block size.
-//  1. Floats, and float16 and bfloat16 values (every one a float, widened as loaded: 8 of them a
-//     16-byte load): each thread runs a grid-stride loop of 16-byte loads, several in flight
+//  1. Floats and bfloat16 values (every one a float, widened as loaded: 8 of them a 16-byte load):
+//     each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
 //     registers, without a branch; the thread's first trip starts the window at its largest. Once per
@@ -14,8 +14,12 @@
 //     window up to it), floats below both windows, NaN and Inf. Every round of 256 floats the
 //     register totals go carry-save into two 64-bit halves per window, still in registers; the digits
 //     take them only when the window moves (and every 2^16 rounds).
-//     Doubles: each goes into the thread's digits one at a time (a grid-stride loop of 8-byte
-//     loads): no window, the digits are 67 per thread and the blocks small. Correct, not fast.
+//     float16: every value is an integer number of 2^-24 below 2^40, so the window is fixed and holds
+//     them all: a thread adds each as an int64 (HalfThreadSum), one branch a trip for NaN and Inf.
+//     Doubles: each thread keeps a floating-point expansion of three doubles (DoubleThreadSum), a
+//     trip's doubles added by TwoSums; a trip whose last error is not zero is redone one double at a
+//     time, what the expansion cannot hold going to its warp's digits in shared memory (atomics);
+//     at the end the warp adds its lanes' expansions into those digits by shuffles.
 //  2. Per warp, the lanes whose window is the warp's highest add their four halves with shuffles (a
 //     lane with a lower window folds its halves into its digits instead). Per block, warp w computes
 //     digits w, w + warps, ... of the block's total: each warp's halves cut into 32-bit pieces at
@@ -31,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include <cfloat>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -65,8 +70,10 @@ inline constexpr int kTripsPerRound = 256 / (kLoadsInFlight * kVectorLanes<In>);
 // half and 2^30 to a high one (< 2^48 and 2^46 between folds), and under 2^11 pieces to a digit
 // (294 values and 4 per fold, a fold per window move), far from 2^31 pieces.
 inline constexpr unsigned kRoundsPerNormalize = 1u << 16;
-// A double adds at most once to a digit: normalizing every 2^20 keeps digits far below 2^63.
-inline constexpr unsigned kDoublesPerNormalize = 1u << 20;
+// Doubles per thread's expansion (DoubleThreadSum): three hold inputs spanning about 106 binades
+// below the running sum, ill:1e30 included, for 18 DADDs a double, within the FP64 pipes' rate at
+// HBM speed (gpu/PERFORMANCE.md, "cuda/exact").
+inline constexpr int kExpansionTerms = 3;
 // The grid's total is kept in this many copies (blockIdx.x % kStripes): one warp's lanes sum them.
 inline constexpr unsigned kStripes = 32;
 
@@ -83,17 +90,26 @@ struct ExactPolicy {
 // 256 threads as cuda/single-pass (gpu/PERFORMANCE.md, "cuda/single-pass"): one block per 4096
 // floats keeps a small grid fine-grained; 4 blocks of 256 per SM hold 64 KiB of loads in flight
 // (HBM needs about 29 KiB) within 64 registers a thread, which the float and 16-bit kernels fit
-// without spilling (ptxas, nvcc 13.0, sm_90). Doubles: 67 digits a thread in shared memory (536
-// bytes), 64 threads a block to stay below the 48 KiB a launch gets without opting in.
+// without spilling (ptxas, nvcc 13.0, sm_90). Doubles: 3 blocks (48 KiB in flight) and 80
+// registers, for the expansion, its copy from before the trip and the four loads (at 64 the loop
+// fits alone, the kernel spills 488 bytes; at 80 it spills 24, in the last block's rounding).
 template <class In>
 struct ExactTuning {
-    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<64, 1>, ExactPolicy<256, 4>>;
+    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<256, 3>, ExactPolicy<256, 4>>;
 };
 
 // The format whose superaccumulator digits sum In: double for doubles; float for floats and for the
 // 16-bit types, whose every value is a float.
 template <class In>
 using ExactFormat = std::conditional_t<std::is_same_v<In, double>, double, float>;
+
+// Columns of digits a block keeps in shared memory: one per thread for floats and the 16-bit types
+// (a thread adds to its own without atomics); one per warp for doubles (67 digits a thread would
+// take 137 KiB a block; a warp's lanes add to theirs with shared-memory atomics, off the fast path).
+template <class In>
+__host__ __device__ constexpr int digit_columns(int block_threads) {
+    return std::is_same_v<In, double> ? block_threads / 32 : block_threads;
+}
 
 // The grid's total between its blocks' atomics and the last block's Finish: kStripes copies, all
 // zeros between launches, and the ticket (atomicInc wraps it back to 0).
@@ -104,10 +120,10 @@ struct GridTotal {
     unsigned ticket;
 };
 
-// The dynamic shared memory a block of `threads` takes: each thread's digits.
-template <class T>
-constexpr std::size_t shared_bytes_per_thread() {
-    return exact::kDigits<T> * sizeof(std::int64_t);
+// The dynamic shared memory a block of `threads` takes: its columns of digits.
+template <class In>
+__host__ __device__ constexpr std::size_t shared_bytes(int block_threads) {
+    return std::size_t{exact::kDigits<ExactFormat<In>>} * sizeof(std::int64_t) * digit_columns<In>(block_threads);
 }
 
 // A thread's digits: column threadIdx.x of a [kDigits][blockDim.x] array in shared memory. A warp
@@ -340,17 +356,265 @@ __device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n,
     return sum.finish();
 }
 
-// Step 1 for doubles: each into the digits.
-__device__ inline ThreadTotal add_thread_part(const double* __restrict__ in, std::size_t n, SharedDigits<double> digits) {
-    for (int k = 0; k < exact::kDigits<double>; ++k) digits[k] = 0;
-    unsigned specials = 0, added = 0;
-    const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += threads) {
-        specials |= exact::add_value(digits, in[i]);
-        if (++added % kDoublesPerNormalize == 0) exact::normalize(digits);
+// A warp's digits, shared by its lanes: column `warp` of a [kDigits][warps] array in shared memory.
+// Its lanes add with shared-memory atomics (an exact::add_value through it adds each piece with one);
+// only whole-warp code reads or writes it otherwise. A digit takes pieces below 2^32, at most four
+// per double (a lost one, or an overflow's three terms), and is normalized once, at the end: below
+// 2^31 pieces while a warp reads fewer than 2^29 doubles (n below 2^29 times the grid's warps).
+struct WarpDigits {
+    using Element = double;
+    static constexpr int kCount = exact::kDigits<double>;
+    struct Digit {
+        std::int64_t* word;
+        __host__ __device__ void operator+=(std::int64_t piece) const {
+#if defined(__CUDA_ARCH__)
+            atomicAdd(reinterpret_cast<unsigned long long*>(word), static_cast<unsigned long long>(piece));
+#else
+            *word += piece;
+#endif
+        }
+    };
+    std::int64_t* column;
+    unsigned stride;
+    __host__ __device__ Digit operator[](int k) const { return {column + k * stride}; }
+    __host__ __device__ std::int64_t& word(int k) const { return column[k * stride]; }
+};
+
+// float16: every finite value times 2^24 is an integer below 2^40 (65504 = 2047 x 2^5 is the
+// largest, 2^-24 the smallest subnormal), so a thread adds them as int64 at lsb -24: a conversion
+// to float (packed), FMUL by 2^24, F2I.S64 and a 64-bit add, with no window and no branch but one a
+// trip for NaN and Inf. Its total is the float window's terms at lsb -24, which the whole warp
+// shares.
+class HalfThreadSum {
+public:
+    static constexpr int kLsb = -24;
+
+    __host__ __device__ explicit HalfThreadSum(SharedDigits<float> digits) : digits_(digits) {
+        for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
     }
-    exact::normalize(digits);
-    return {.specials = specials, .digits_used = true};
+
+    __host__ __device__ void begin_trip() { saved_ = total_; }
+    // A vector's 8 values, finite or not (a trip with NaN or Inf is redone with add_one).
+    __device__ void add_fast(uint4 v) {
+        add_scaled(float_quad<__half, 0>(v));
+        add_scaled(float_quad<__half, 1>(v));
+        // Bit 15 of a half's (|bits| + 0x0400) is set exactly when its exponent is all ones.
+        special_ |= ((v.x & 0x7fff7fffu) + 0x04000400u) | ((v.y & 0x7fff7fffu) + 0x04000400u) |
+                    ((v.z & 0x7fff7fffu) + 0x04000400u) | ((v.w & 0x7fff7fffu) + 0x04000400u);
+    }
+    // Whether the trip's values were all finite; if not, the trip's total is undone, to be redone.
+    __host__ __device__ bool end_trip() {
+        const bool clean = (special_ & 0x80008000u) == 0;
+        special_ = 0;
+        if (!clean) total_ = saved_;
+        return clean;
+    }
+    __device__ void redo(uint4 v) {
+        const unsigned words[4] = {v.x, v.y, v.z, v.w};
+        for (unsigned word : words) {
+            const float2 pair = widen_pair<__half>(word);
+            add_one(pair.x);
+            add_one(pair.y);
+        }
+    }
+    __host__ __device__ void add_one(float x) {
+        if (fabsf(x) <= 65504.0f) total_ += static_cast<long long>(x * 0x1p24f);  // exact
+        else specials_ |= exact::add_value(digits_, x);  // NaN or Inf: adds nothing
+    }
+
+    // A round adds below 294 x 2^40 < 2^49: below 2^32 to the low half, 2^17 to the high one.
+    __host__ __device__ void end_round() {
+        carry_save();
+        if (++rounds_ % kRoundsPerNormalize == 0) {
+            const long long terms[kTerms] = {low_, high_, 0, 0};
+            add_terms(digits_, terms, kLsb);
+            exact::normalize(digits_);
+            low_ = high_ = 0;
+            digits_used_ = true;
+        }
+    }
+    __host__ __device__ ThreadTotal finish() {
+        carry_save();
+        return {.lsb = kLsb, .term = {low_, high_, 0, 0}, .specials = specials_, .digits_used = digits_used_};
+    }
+
+private:
+    __host__ __device__ void add_scaled(float4 q) {
+        total_ += static_cast<long long>(q.x * 0x1p24f) + static_cast<long long>(q.y * 0x1p24f) +
+                  static_cast<long long>(q.z * 0x1p24f) + static_cast<long long>(q.w * 0x1p24f);
+    }
+    __host__ __device__ void carry_save() {
+        low_ += total_ & 0xffffffffll;
+        high_ += total_ >> 32;
+        total_ = 0;
+    }
+
+    SharedDigits<float> digits_;
+    long long total_ = 0, saved_ = 0, low_ = 0, high_ = 0;
+    unsigned special_ = 0, specials_ = 0, rounds_ = 0;
+    bool digits_used_ = false;
+};
+
+// s + e = a + b exactly, unless something overflowed, in which case e is not finite (Knuth's
+// TwoSum: six additions, no branch, any order of magnitudes).
+__host__ __device__ inline void two_sum(double a, double b, double& s, double& e) {
+    s = a + b;
+    const double b_virtual = s - a;
+    e = (a - (s - b_virtual)) + (b - b_virtual);
+}
+
+// float64: a floating-point expansion of Terms doubles per thread in registers, term[0] the largest
+// (ExBLAS's first level, Collange et al. 2015): a double goes in by a chain of TwoSums, 6 DADDs each,
+// each term taking the error of the one above, and the last error must be zero for the terms to hold
+// the thread's sum exactly. A term keeps 53 bits below what the term above drops, so Terms terms
+// hold inputs spanning about 53 (Terms - 1) binades below the thread's running sum. The OR of the
+// last errors' bits decides once per trip; a trip with any nonzero (or NaN, Inf, or an overflow,
+// which all leave a non-finite error) is undone and redone one double at a time: a nonzero last
+// error into the warp's digits, an overflowing expansion into them and restarted, NaN and Inf into
+// the specials.
+template <int Terms>
+class DoubleThreadSum {
+public:
+    static_assert(Terms >= 2);
+    __host__ __device__ explicit DoubleThreadSum(WarpDigits digits) : digits_(digits) {}
+
+    __host__ __device__ void begin_trip() {
+        for (int j = 0; j < Terms; ++j) saved_[j] = term_[j];
+    }
+    __device__ void add_fast(uint4 v) {
+        add_fast(__hiloint2double(static_cast<int>(v.y), static_cast<int>(v.x)));
+        add_fast(__hiloint2double(static_cast<int>(v.w), static_cast<int>(v.z)));
+    }
+    __host__ __device__ void add_fast(double x) {
+        for (int j = 0; j < Terms; ++j) two_sum(term_[j], x, term_[j], x);
+        missed_ |= exact::bits_of(x);
+    }
+    __host__ __device__ bool end_trip() {
+        const bool clean = missed_ == 0;
+        missed_ = 0;
+        if (!clean)
+            for (int j = 0; j < Terms; ++j) term_[j] = saved_[j];
+        return clean;
+    }
+    __device__ void redo(uint4 v) {
+        add_one(__hiloint2double(static_cast<int>(v.y), static_cast<int>(v.x)));
+        add_one(__hiloint2double(static_cast<int>(v.w), static_cast<int>(v.z)));
+    }
+    __host__ __device__ void add_one(double x) {
+        if (!(fabs(x) <= DBL_MAX)) {
+            specials_ |= exact::add_value(digits_, x);  // NaN or Inf: adds nothing
+            return;
+        }
+        double term[Terms], lost = x;
+        bool finite = true;
+        for (int j = 0; j < Terms; ++j) {
+            two_sum(term_[j], lost, term[j], lost);
+            finite &= fabs(term[j]) <= DBL_MAX;
+        }
+        if (finite && fabs(lost) <= DBL_MAX) {  // exact: the terms and lost add up to the old terms and x
+            for (int j = 0; j < Terms; ++j) term_[j] = term[j];
+            if (lost != 0) exact::add_value(digits_, lost);
+            return;
+        }
+        // An overflow: the expansion into the digits, x starts the next.
+        for (int j = 0; j < Terms; ++j) {
+            if (term_[j] != 0) exact::add_value(digits_, term_[j]);
+            term_[j] = 0;
+        }
+        term_[0] = x;
+    }
+    __host__ __device__ void end_round() {}
+    __host__ __device__ double term(int j) const { return term_[j]; }
+    __host__ __device__ unsigned specials() const { return specials_; }
+
+private:
+    WarpDigits digits_;
+    double term_[Terms] = {}, saved_[Terms] = {};
+    unsigned long long missed_ = 0;
+    unsigned specials_ = 0;
+};
+
+// Step 1 for float16 and doubles: a trip's vectors through the fast path, undone and redone one
+// value at a time when any value missed it.
+template <class In, class ThreadSum>
+__device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& sum) {
+    const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+    const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
+    const AlignedBody<In> aligned(in, n);
+    if (thread < aligned.head) sum.add_one(widen<ExactFormat<In>>(in[thread]));
+
+    const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + aligned.head);
+    const std::size_t vectors = aligned.vectors;
+    std::size_t i = thread;
+    while (i + (kLoadsInFlight - 1) * threads < vectors) {
+        for (int trip = 0; trip < kTripsPerRound<In> && i + (kLoadsInFlight - 1) * threads < vectors;
+             ++trip, i += kLoadsInFlight * threads) {
+            uint4 v[kLoadsInFlight];
+#pragma unroll
+            for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
+            sum.begin_trip();
+#pragma unroll
+            for (int k = 0; k < kLoadsInFlight; ++k) sum.add_fast(v[k]);
+            if (!sum.end_trip()) [[unlikely]]
+#pragma unroll 1
+                for (int k = 0; k < kLoadsInFlight; ++k)  // one copy of the slow path, v still in registers
+                    sum.redo(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3]);
+        }
+        sum.end_round();
+    }
+    for (; i < vectors; i += threads) {
+        const uint4 v = body[i];
+        sum.begin_trip();
+        sum.add_fast(v);
+        if (!sum.end_trip()) sum.redo(v);
+    }
+    const std::size_t tail = aligned.tail() + thread;
+    if (tail < n) sum.add_one(widen<ExactFormat<In>>(in[tail]));
+}
+
+__device__ inline ThreadTotal add_thread_part(const __half* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    HalfThreadSum sum(digits);
+    add_part(in, n, sum);
+    return sum.finish();
+}
+
+// Adds every lane's v (finite) to the warp's digits: each digit the lanes' values reach, summed by
+// shuffles, added by lane 0. Lanes of a warp hold sums of alike values: a few digits.
+__device__ inline void add_warp_doubles(const WarpDigits& digits, double v) {
+    constexpr int kFraction = 52;
+    const std::uint64_t bits = exact::bits_of(v);
+    const int biased = static_cast<int>(bits >> kFraction) & 0x7ff;
+    const std::uint64_t m = (bits & ((std::uint64_t{1} << kFraction) - 1)) | (biased != 0 ? std::uint64_t{1} << kFraction : 0);
+    const int p = biased != 0 ? biased - 1 : 0;  // counted from 2^-1074
+    const int k = m != 0 ? p / exact::kDigitBits : INT_MAX;
+    const int lowest = __reduce_min_sync(kFullWarp, k);
+    if (lowest == INT_MAX) return;  // all zeros
+    const int highest = __reduce_max_sync(kFullWarp, m != 0 ? k : INT_MIN);
+    const bool negative = (bits >> 63) != 0;
+    for (int d = lowest; d <= highest + 2; ++d) {
+        const long long piece = m != 0 && d >= k && d <= k + 2 ? digit_piece<double>(negative ? -static_cast<long long>(m) : static_cast<long long>(m), p, d) : 0;
+        const long long s = warp_sum(piece);
+        if (threadIdx.x % 32 == 0 && s != 0) digits.word(d) += s;
+    }
+}
+
+__device__ inline ThreadTotal add_thread_part(const double* __restrict__ in, std::size_t n, WarpDigits digits) {
+    for (int k = threadIdx.x % 32; k < exact::kDigits<double>; k += 32) digits.word(k) = 0;
+    __syncwarp();
+    DoubleThreadSum<kExpansionTerms> sum(digits);
+    add_part(in, n, sum);
+    __syncwarp();  // every lane's atomics are in
+#pragma unroll
+    for (int j = 0; j < kExpansionTerms; ++j) add_warp_doubles(digits, sum.term(j));
+    __syncwarp();
+    if (threadIdx.x % 32 == 0) {  // exact::normalize's carries, in place
+        for (int k = 0; k + 1 < exact::kDigits<double>; ++k) {
+            const std::int64_t carry = digits.word(k) >> exact::kDigitBits;
+            digits.word(k) &= 0xffffffffll;
+            digits.word(k + 1) += carry;
+        }
+    }
+    return {.specials = sum.specials(), .digits_used = true};
 }
 
 // What a block's threads share between steps 2 and 3.
@@ -374,7 +638,7 @@ __device__ exact::Sum<T> sum_of(const BlockScratch<T, Warps>& scratch) {
 
 // The exact sum of in[0..n) into `grid`; the last block hands the total to finish(const
 // exact::Sum<ExactFormat<In>>&) and leaves `grid` zeroed. Policy::kBlockThreads threads a block,
-// shared_bytes_per_thread<ExactFormat<In>>() x that of dynamic shared memory; at most as many blocks
+// shared_bytes<In>(Policy::kBlockThreads) of dynamic shared memory; at most as many blocks
 // as are resident at once (a programmatic launch waits for the grid before it, step 3).
 template <class In, class Policy, class Finish>
 __global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSm)
@@ -387,17 +651,23 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     extern __shared__ std::int64_t digits[];
     __shared__ BlockScratch<T, kWarps> scratch;
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    SharedDigits<T> mine{digits + threadIdx.x, B};
-    ThreadTotal own = add_thread_part(in, n, mine);
-
-    // Step 2. The warp's highest window: a lane below it folds its halves into its digits.
-    const int top = __reduce_max_sync(kFullWarp, own.lsb);
-    if (own.lsb != top && (own.term[0] | own.term[1] | own.term[2] | own.term[3]) != 0) {
-        add_terms(mine, own.term, own.lsb);
-        exact::normalize(mine);
-        own.digits_used = true;
-        for (long long& term : own.term) term = 0;
+    constexpr int kColumns = digit_columns<In>(B);
+    ThreadTotal own;
+    if constexpr (std::is_same_v<In, double>) {
+        own = add_thread_part(in, n, WarpDigits{digits + warp, kColumns});
+    } else {
+        SharedDigits<T> mine{digits + threadIdx.x, kColumns};
+        own = add_thread_part(in, n, mine);
+        // Step 2. The warp's highest window: a lane below it folds its halves into its digits.
+        const int top = __reduce_max_sync(kFullWarp, own.lsb);
+        if (own.lsb != top && (own.term[0] | own.term[1] | own.term[2] | own.term[3]) != 0) {
+            add_terms(mine, own.term, own.lsb);
+            exact::normalize(mine);
+            own.digits_used = true;
+            for (long long& term : own.term) term = 0;
+        }
     }
+    const int top = __reduce_max_sync(kFullWarp, own.lsb);
     // A lane's low halves are below 2^49, its high halves' magnitudes below 2^47: the warp's sums
     // below 2^54.
     long long term[kTerms];
@@ -423,7 +693,7 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
             s += digit_piece<T>(scratch.warp_term[q / kTerms][q % kTerms],
                                 scratch.warp_lsb[q / kTerms] + term_shift(q % kTerms) - exact::kUnitExponent<T>, d);
         if (block_digits && d < kDigits)
-            for (int t = lane; t < B; t += 32) s += digits[d * B + t];
+            for (int t = lane; t < kColumns; t += 32) s += digits[d * kColumns + t];
         block_digit[j] = s;
     }
 #pragma unroll
@@ -499,7 +769,7 @@ public:
     explicit ExactLaunch(std::size_t n)
         : n_(n), programmatic_(kernel_has_griddepcontrol(exact_sum<In, Policy, Finish>)), grid_total_(1) {
         grid_ = covering_blocks(n, elements_per_block_pass(Policy::kBlockThreads, kLoadsInFlight, kVectorLanes<In>),
-                                resident_blocks(exact_sum<In, Policy, Finish>, Policy::kBlockThreads, shared_bytes()));
+                                resident_blocks(exact_sum<In, Policy, Finish>, Policy::kBlockThreads, shared_bytes<In>(Policy::kBlockThreads)));
         // Zeros, complete before any launch on the backend's (non-blocking) stream.
         SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(GridTotal<T>)));
         SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -509,15 +779,13 @@ public:
     // A programmatic launch (programmatic_launch.cuh): `in` must not be written by the kernel
     // enqueued just before on the stream.
     void enqueue(const In* in, Finish finish, cudaStream_t stream) {
-        launch(exact_sum<In, Policy, Finish>, grid_, Policy::kBlockThreads, shared_bytes(), stream, programmatic_, in, n_,
+        launch(exact_sum<In, Policy, Finish>, grid_, Policy::kBlockThreads, shared_bytes<In>(Policy::kBlockThreads), stream, programmatic_, in, n_,
                grid_total_.get(), finish);
     }
 
     unsigned grid() const { return grid_; }
 
 private:
-    static constexpr std::size_t shared_bytes() { return Policy::kBlockThreads * shared_bytes_per_thread<T>(); }
-
     std::size_t n_;
     unsigned grid_ = 1;
     bool programmatic_;
