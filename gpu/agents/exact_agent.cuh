@@ -312,50 +312,6 @@ private:
     bool digits_used_ = false;
 };
 
-// Step 1 for floats and the 16-bit types: this thread's part of in[0..n).
-template <class In>
-__device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
-    static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
-    FloatThreadSum sum(digits);
-    const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-    const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
-    const AlignedBody<In> aligned(in, n);
-    if (thread < aligned.head) sum.add(widen<float>(in[thread]));
-
-    const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + aligned.head);
-    const std::size_t vectors = aligned.vectors;
-    std::size_t i = thread;
-    while (i + (kLoadsInFlight - 1) * threads < vectors) {
-        for (int trip = 0; trip < kTripsPerRound<In> && i + (kLoadsInFlight - 1) * threads < vectors;
-             ++trip, i += kLoadsInFlight * threads) {
-            uint4 v[kLoadsInFlight];
-#pragma unroll
-            for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
-            if (!sum.started()) [[unlikely]]  // the first trip: most floats then take the fast path already
-                sum.start(fmaxf(fmaxf(largest_finite<In>(v[0]), largest_finite<In>(v[1])),
-                                fmaxf(largest_finite<In>(v[2]), largest_finite<In>(v[3]))));
-            const exact::Window used = sum.window();
-            bool inside = true;
-#pragma unroll
-            for (int k = 0; k < kLoadsInFlight; ++k) inside &= sum.add_inside<In>(v[k]);
-            if (!inside) [[unlikely]]
-#pragma unroll 1
-                for (int k = 0; k < kLoadsInFlight; ++k)  // one copy of the slow path, v still in registers
-                    sum.add_missed<In>(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3], used);
-        }
-        sum.end_round();
-    }
-    for (; i < vectors; i += threads) {
-        const uint4 v = body[i];
-        if (!sum.started()) sum.start(largest_finite<In>(v));
-        const exact::Window used = sum.window();
-        if (!sum.add_inside<In>(v)) sum.add_missed<In>(v, used);
-    }
-    const std::size_t tail = aligned.tail() + thread;
-    if (tail < n) sum.add(widen<float>(in[tail]));
-    return sum.finish();
-}
-
 // A warp's digits, shared by its lanes: column `warp` of a [kDigits][warps] array in shared memory.
 // Its lanes add with shared-memory atomics (an exact::add_value through it adds each piece with one);
 // only whole-warp code reads or writes it otherwise. A digit takes pieces below 2^32, at most four
@@ -393,7 +349,8 @@ public:
         for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
     }
 
-    __host__ __device__ void begin_trip() { saved_ = total_; }
+    template <int Vectors>
+    __host__ __device__ void begin_trip(const uint4 (&)[Vectors]) { saved_ = total_; }
     // A vector's 8 values, finite or not (a trip with NaN or Inf is redone with add_one).
     __device__ void add_fast(uint4 v) {
         add_scaled(float_quad<__half, 0>(v));
@@ -478,7 +435,8 @@ public:
     static_assert(Terms >= 2);
     __host__ __device__ explicit DoubleThreadSum(WarpDigits digits) : digits_(digits) {}
 
-    __host__ __device__ void begin_trip() {
+    template <int Vectors>
+    __host__ __device__ void begin_trip(const uint4 (&)[Vectors]) {
         for (int j = 0; j < Terms; ++j) saved_[j] = term_[j];
     }
     __device__ void add_fast(uint4 v) {
@@ -534,10 +492,13 @@ private:
     unsigned specials_ = 0;
 };
 
-// Step 1 for float16 and doubles: a trip's vectors through the fast path, undone and redone one
-// value at a time when any value missed it.
+// Step 1, the loop every type shares: this thread's part of in[0..n), a trip of kLoadsInFlight
+// vectors at a time through the thread sum's fast path (begin_trip, add_fast, end_trip), the trip's
+// values again through its slow path (redo) when any missed the fast one, and a round's end every
+// kTripsPerRound<In> trips. Head and tail values, one a thread, go to add_one.
 template <class In, class ThreadSum>
 __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& sum) {
+    static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
     const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
     const AlignedBody<In> aligned(in, n);
@@ -552,7 +513,7 @@ __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& su
             uint4 v[kLoadsInFlight];
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
-            sum.begin_trip();
+            sum.begin_trip(v);
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) sum.add_fast(v[k]);
             if (!sum.end_trip()) [[unlikely]]
@@ -563,13 +524,52 @@ __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& su
         sum.end_round();
     }
     for (; i < vectors; i += threads) {
-        const uint4 v = body[i];
-        sum.begin_trip();
-        sum.add_fast(v);
-        if (!sum.end_trip()) sum.redo(v);
+        const uint4 v[1] = {body[i]};
+        sum.begin_trip(v);
+        sum.add_fast(v[0]);
+        if (!sum.end_trip()) sum.redo(v[0]);
     }
     const std::size_t tail = aligned.tail() + thread;
     if (tail < n) sum.add_one(widen<ExactFormat<In>>(in[tail]));
+}
+
+// A FloatThreadSum's trips of In: the first one starts the window at its largest (most floats then
+// take the fast path already); the slow path judges each float by the window the fast one used.
+template <class In>
+class FloatTrips {
+public:
+    __device__ explicit FloatTrips(FloatThreadSum& sum) : sum_(sum) {}
+
+    template <int Vectors>
+    __device__ void begin_trip(const uint4 (&v)[Vectors]) {
+        if (!sum_.started()) [[unlikely]] {
+            float largest = 0.0f;
+#pragma unroll
+            for (int k = 0; k < Vectors; ++k) largest = fmaxf(largest, largest_finite<In>(v[k]));
+            sum_.start(largest);
+        }
+        used_ = sum_.window();
+        inside_ = true;
+    }
+    __device__ void add_fast(uint4 v) { inside_ &= sum_.add_inside<In>(v); }
+    __device__ bool end_trip() const { return inside_; }
+    __device__ void redo(uint4 v) { sum_.add_missed<In>(v, used_); }
+    __device__ void add_one(float x) { sum_.add(x); }
+    __device__ void end_round() { sum_.end_round(); }
+
+private:
+    FloatThreadSum& sum_;
+    exact::Window used_;
+    bool inside_ = true;
+};
+
+// Floats and bfloat16.
+template <class In>
+__device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    FloatThreadSum sum(digits);
+    FloatTrips<In> trips(sum);
+    add_part(in, n, trips);
+    return sum.finish();
 }
 
 __device__ inline ThreadTotal add_thread_part(const __half* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
