@@ -153,7 +153,9 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 status = 1;
             }
     }
-    const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
+    std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
+    // Rank 0 speaks for the run: the other ranks print nothing.
+    if (mpi::is_root()) reporters.push_back(std::make_unique<SummaryReporter>(out));
     name_skipped_types(options, backends, out);
 
     // A file input: this rank's shard of it; the sweep's one input is the whole file, of its type.
