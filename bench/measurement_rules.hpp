@@ -49,9 +49,10 @@ inline constexpr double kMinWarmupSeconds = 0.02;
 inline constexpr std::uint64_t kL2RotationFactor = 4;
 
 // Batched timing: enough calls to stream about kBatchBytes, at least kMinBatch, at most kMaxBatch.
-// 64 MiB is a dozen microseconds of H200 bandwidth: far above one call's submission latency (~4 us)
-// for every size that pays it, while a batch of the largest inputs stays two calls.
-inline constexpr std::uint64_t kBatchBytes = std::uint64_t{64} << 20;
+// A batch pays one unoverlapped start and drain (H200: ~6 us, so two 2^24-float calls read 16%
+// slower per call than nvbench's long batches); 4 GiB is ~1 ms of H200 bandwidth, which keeps that
+// below 1% at every size while a batch of the largest inputs stays two calls.
+inline constexpr std::uint64_t kBatchBytes = std::uint64_t{4} << 30;
 inline constexpr int kMinBatch = 2, kMaxBatch = 1024;
 
 inline int batch_calls(std::uint64_t input_bytes) {
@@ -62,8 +63,8 @@ inline int batch_calls(std::uint64_t input_bytes) {
 // The energy window (above). A counter that has not moved after kEnergyGiveUpSeconds of device
 // time measures nothing: the row's energy is left empty.
 // The counter is read after at least kEnergyPollSeconds of batches: reading it after every batch
-// (NVML's query takes about a millisecond) stretches a 1 s window of 64 us batches past 15 s.
-inline constexpr double kEnergyWindowSeconds = 1.0;
+// (NVML's query takes about a millisecond) stretches a window of 64 us batches fifteenfold.
+inline constexpr double kEnergyWindowSeconds = 0.5;
 inline constexpr double kEnergyGiveUpSeconds = 5.0;
 inline constexpr double kEnergyPollSeconds = 0.01;
 

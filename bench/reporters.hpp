@@ -2,6 +2,7 @@
 // Reporters know nothing of how a measurement was taken, and never lose what a file already held.
 #pragma once
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -81,6 +82,24 @@ private:
     OutputLock lock_;
     std::vector<Measurement> measurements_;
 };
+
+// The run's summary on the console, written by finish(): the text of summary_table() over every
+// measurement reported, nothing when it is empty.
+class SummaryReporter final : public Reporter {
+public:
+    explicit SummaryReporter(std::ostream& out) : out_(out) {}
+    void report(const Measurement& m) override { measurements_.push_back(m); }
+    void finish() override;
+
+private:
+    std::ostream& out_;
+    std::vector<Measurement> measurements_;
+};
+
+// A few lines per device and element type: for each size band (by input bytes), the fastest
+// reduction, its fraction of the device's read ceiling, and the most accurate reduction; the rules
+// are stated in the table's heading. Empty when fewer than two reductions were measured.
+std::string summary_table(const std::vector<Measurement>& measurements);
 
 // The reporters --csv and --json ask for, their paths checked before anything is measured. Throws
 // UsageError for a path that cannot be written, and for --csv and --json naming one file, or either

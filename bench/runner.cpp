@@ -7,6 +7,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <map>
@@ -122,16 +123,53 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
 
 }  // namespace
 
+std::vector<std::string> unavailable_lines(const std::vector<std::pair<std::string, std::string>>& unavailable,
+                                           const std::vector<std::string>& registered) {
+    const auto prefix = [](const std::string& name) { return name.substr(0, name.find('/')); };
+    std::vector<std::string> reasons;
+    std::map<std::string, std::vector<std::string>> names_by_reason;
+    for (const auto& [name, reason] : unavailable) {
+        auto& names = names_by_reason[reason];
+        if (names.empty()) reasons.push_back(reason);
+        names.push_back(name);
+    }
+    std::vector<std::string> lines;
+    for (const std::string& reason : reasons) {
+        const std::vector<std::string>& names = names_by_reason[reason];
+        if (names.size() == 1) {
+            lines.push_back("unavailable here: " + names.front() + ": " + reason);
+            continue;
+        }
+        const std::set<std::string> sharing(names.begin(), names.end());
+        std::string listed;
+        std::set<std::string> prefixes_listed;
+        for (const std::string& name : names) {
+            const std::string group = prefix(name);
+            const bool whole = group != name && std::all_of(registered.begin(), registered.end(), [&](const std::string& other) {
+                return prefix(other) != group || sharing.count(other);
+            });
+            if (whole && !prefixes_listed.insert(group).second) continue;
+            listed += (listed.empty() ? "" : ", ") + (whole ? group + "/*" : name);
+        }
+        lines.push_back("unavailable here: " + listed + " (" + std::to_string(names.size()) + " backends): " + reason);
+    }
+    return lines;
+}
+
 int run_sweep(const Options& options, const std::vector<const Backend*>& selected, std::ostream& out, std::ostream& err) {
     std::vector<const Backend*> backends;
+    std::vector<std::pair<std::string, std::string>> unavailable;
     for (const Backend* backend : selected) {
         std::optional<std::string> reason = backend->why_unavailable();
         if (!reason && !backend->distributed && mpi::world().size > 1)
             reason = "runs in one process, and each of the " + std::to_string(mpi::world().size) +
                      " ranks would run it whole: under mpirun only mpi/* backends run";
-        if (reason) out << "unavailable here: " << backend->name << ": " << *reason << '\n';
+        if (reason) unavailable.emplace_back(backend->name, *reason);
         else backends.push_back(backend);
     }
+    std::vector<std::string> registered;
+    for (const Backend& backend : registered_backends()) registered.push_back(backend.name);
+    for (const std::string& line : unavailable_lines(unavailable, registered)) out << line << '\n';
     if (backends.empty()) {
         err << "accumulate_bench: none of the selected backends can run on this machine (see above)\n";
         return 1;
@@ -153,7 +191,9 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 status = 1;
             }
     }
-    const std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
+    std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
+    // Rank 0 speaks for the run: the other ranks print nothing.
+    if (mpi::is_root()) reporters.push_back(std::make_unique<SummaryReporter>(out));
     name_skipped_types(options, backends, out);
 
     // A file input: this rank's shard of it; the sweep's one input is the whole file, of its type.

@@ -25,8 +25,9 @@
 // front of a superaccumulator is ExBLAS's (Collange, Defour, Graillat, Iakymchuk 2015, "Numerical
 // reproducibility for the parallel reduction on multi- and many-core architectures"), whose first
 // level is floating-point expansions; an integer window is cheaper for float32 inputs. Floats
-// outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. Doubles go to
-// add_value() one at a time: their 53-bit significands leave an int64 window 10 binades.
+// outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. The CPU backends add
+// doubles with add_value() one at a time: their 53-bit significands leave an int64 window 10
+// binades (the GPU kernel keeps a floating-point expansion in front, gpu/agents/exact_agent.cuh).
 #pragma once
 
 #include <cstddef>
@@ -210,28 +211,35 @@ SHOOTOUT_EXACT_FN double round_to_double(LocalDigits<T> x, unsigned specials) {
         for (int k = 0; k < kCount; ++k) x[k] = -x[k];
         normalize(x);
     }
-    int top = kCount - 1;
-    while (top >= 0 && x[top] == 0) --top;
+    // The top nonzero digit a, the two below it, b and c (0 below digit 0), and whether any digit
+    // below those is nonzero. Every digit is read at a constant index, so that on the GPU they stay
+    // in registers.
+    int top = -1;
+    for (int k = 0; k < kCount; ++k)
+        if (x[k] != 0) top = k;
     if (top < 0) return 0.0;
+    std::uint64_t a = 0, b = 0, c = 0;
+    bool sticky = false;
+    for (int k = 0; k < kCount; ++k) {
+        const auto d = static_cast<std::uint64_t>(x[k]);
+        a = k == top ? d : a;
+        b = k == top - 1 ? d : b;
+        c = k == top - 2 ? d : c;
+        sticky |= k < top - 2 && d != 0;
+    }
+    // |X| = (a 2^64 + b 2^32 + c) 2^(32 top - 64) + the digits below: b and c below 2^32, a below 2^63.
+    const int bits = 64 - leading_zeros(a);  // a's significant bits, 1 to 63
     // The leading one bit of |X|, counted from the unit.
-    const int leading = top * kDigitBits + 63 - leading_zeros(static_cast<std::uint64_t>(x[top]));
+    const int leading = top * kDigitBits + bits - 1;
     // The lowest bit the double keeps: 53 bits down from the leading one, but none below 2^-1074.
     constexpr int kSubnormalLsb = -1074 - kUnitExponent<T>;  // <= 0: X has no bit below 2^-1074
     const int kept = leading - 52 > kSubnormalLsb ? leading - 52 : kSubnormalLsb;
 
     // The 64 bits of |X| from `leading` down (zeros below the unit), and whether any lower bit is set.
     const int lowest = leading - 63;
-    std::uint64_t head = 0;
-    bool sticky = false;
-    for (int k = 0; k <= top; ++k) {
-        const auto d = static_cast<std::uint64_t>(x[k]);
-        const int at = k * kDigitBits - lowest;  // where digit k's bit 0 lands in `head`
-        if (at >= 0) head |= at < 64 ? d << at : 0;
-        else {
-            head |= -at < 64 ? d >> -at : 0;
-            sticky |= (-at < 64 ? d & ((std::uint64_t{1} << -at) - 1) : d) != 0;
-        }
-    }
+    const std::uint64_t below = b << 32 | c;
+    const std::uint64_t head = a << (64 - bits) | below >> bits;
+    sticky |= (below & ((std::uint64_t{1} << bits) - 1)) != 0;
     const int drop = kept - lowest;  // in [11, 63]: the bits of head below the double's last
     std::uint64_t significand = head >> drop;
     const bool round_bit = (head >> (drop - 1)) & 1u;
@@ -315,14 +323,17 @@ struct Window {
 // 2^(biased - 127), biased in [1, 254].
 SHOOTOUT_EXACT_FN float power_of_two(int biased) { return float_from_bits(static_cast<std::uint32_t>(biased) << 23); }
 
-// The lowest window whose top, 2^(lsb + TopBit), is above `magnitude` (an |x|, 0 or +Inf), but
-// none below LowestLsb: it spans TopBit - 23 binades, the top one holding `magnitude`.
-template <int TopBit, int LowestLsb = Window::kLowestLsb>
+// The lowest window whose top, 2^(lsb + TopBit), is above `magnitude` (an |x|, 0 or +Inf) and a
+// multiple of Align binades, but none below LowestLsb: it spans TopBit - 23 binades, `magnitude` in
+// one of the top Align. Align > 1 gives values of about the same size the same window (a GPU warp
+// then adds its threads' totals as integers).
+template <int TopBit, int LowestLsb = Window::kLowestLsb, int Align = 1>
 SHOOTOUT_EXACT_FN Window window_for(float magnitude) {
     static_assert(TopBit > 24 && TopBit < 63, "a float's 24 bits and room to add some in an int64");
     static_assert(LowestLsb >= Window::kLowestLsb, "no float has a bit below 2^-149");
+    static_assert(Align >= 1 && Align <= 8 && (Align & (Align - 1)) == 0, "a power of two, small beside the window's 30 binades");
     const int biased = static_cast<int>(bits_of(magnitude) >> 23);  // magnitude < 2^(biased - 126)
-    int lsb = biased - 126 - TopBit;
+    int lsb = ((biased - 126 + Align - 1) & -Align) - TopBit;  // rounded up to a multiple of Align (two's complement)
     lsb = lsb < LowestLsb ? LowestLsb : lsb > Window::kHighestLsb ? Window::kHighestLsb : lsb;
     const int top = lsb + TopBit;
     return {.lo = lsb == Window::kLowestLsb ? 0.0f : power_of_two(lsb + 23 + 127),

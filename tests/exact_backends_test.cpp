@@ -174,6 +174,20 @@ TEST_P(EveryExactBackend, OddSizesAndUnalignedStarts) {
         }
 }
 
+// Sizes about a GPU grid's shape (gpu/agents/exact_agent.cuh): one block's pass of 4096 floats and
+// one float either side, 33 blocks (more than the 32 copies of the grid's total), a full grid whose
+// threads make several trips; on inputs whose threads' windows differ within a warp (normal) and
+// that fill the threads' digits (wide).
+TEST_P(EveryExactBackend, SizesAboutTheGrid) {
+    for (const char* input : {"normal", "wide"}) {
+        const auto data = generate(input, (std::size_t{1} << 22) + 3);
+        for (std::size_t n : {std::size_t{4095}, std::size_t{4096}, std::size_t{4097}, std::size_t{33 * 4096 + 1}, data.size()}) {
+            const Elements x = std::span<const float>(data.data(), n);
+            EXPECT_TRUE(same_bits(sum(x), exact(x))) << input << " n=" << n;
+        }
+    }
+}
+
 TEST_P(EveryExactBackend, HardInputs) {
     for (const char* input : {"ill:1e8", "ill:1e16", "ill:1e30", "wide", "cancel"})
         for (std::size_t n : {std::size_t{1000}, kOdd}) {
@@ -298,6 +312,41 @@ TEST_P(EveryExactBackend, DoublesMassiveCancellation) {
     EXPECT_TRUE(same_bits(sum(std::vector<double>{1.0, 0x1p-53, 0x1p-1074}), 1.0 + 0x1p-52));  // above the tie by 2^-1074
 }
 
+// The inputs the benchmark sums, in doubles: on the GPU they stay in each thread's expansion of
+// three doubles (ill:1e30's small values are 2^100 below its large ones).
+TEST_P(EveryExactBackend, DoublesOfEveryBenchInput) {
+    for (const char* input : {"uniform", "normal", "cancel", "ill:1e4", "ill:1e16", "ill:1e30"}) {
+        InputSpec spec;
+        spec.distribution = std::string_view(input) == "uniform" ? Distribution::uniform
+                            : std::string_view(input) == "normal" ? Distribution::normal
+                            : std::string_view(input) == "cancel" ? Distribution::cancel
+                                                                  : Distribution::ill_conditioned;
+        if (spec.distribution == Distribution::ill_conditioned) spec.condition = std::stod(std::string(input).substr(4));
+        std::vector<double> v(kOdd);
+        fill(std::span<double>(v), spec);
+        EXPECT_TRUE(same_bits(sum(v, 3), exact(v))) << input;
+    }
+}
+
+// Inputs spanning more binades than three doubles hold, within each thread's values: what the
+// expansion drops must reach the digits, and decide a rounding where it is all that does.
+TEST_P(EveryExactBackend, DoublesSpanningMoreThanAnExpansion) {
+    for (std::uint64_t span : {60u, 120u, 200u, 400u}) {
+        std::mt19937_64 rng(span);
+        std::vector<double> v(kOdd);
+        for (double& x : v) x = std::bit_cast<double>((rng() & 0x800fffffffffffffu) | (1023 - span + rng() % (span + 1)) << 52);
+        EXPECT_TRUE(same_bits(sum(v, 3), exact(v))) << span << " binades";
+    }
+    // 1 + 2^-53 is a tie; what breaks it is 2^-600 alone, below two values that cancel.
+    for (std::size_t n : {std::size_t{8}, std::size_t{4099}, kOdd}) {
+        std::vector<double> v(n, 0.0);
+        v[0] = 1.0, v[1] = 0x1p-53, v[2] = 0x1p-300, v[3] = 0x1p-600, v[n - 1] = -0x1p-300;
+        EXPECT_TRUE(same_bits(sum(v), 1.0 + 0x1p-52)) << n;
+        v[3] = -0x1p-600;
+        EXPECT_TRUE(same_bits(sum(v), 1.0)) << n;
+    }
+}
+
 TEST_P(EveryExactBackend, DoublesNanAndInfinity) {
     nan_and_infinity<double>([](std::size_t n) { return wide_doubles(n, 9); });
 }
@@ -340,6 +389,14 @@ TEST_P(EveryExactBackend, SixteenBitInputs) {
                 EXPECT_TRUE(same_bits(sum(input), exact(input))) << "n=" << n << " offset=" << offset;
             }
         nan_and_infinity<T>([](std::size_t n) { return generate_16<T>("wide", n); }, kOdd16);
+        // The largest finite value, many times: past 2^31 and 2^40 of float16's smallest subnormal;
+        // with the smallest subnormal and mixed signs, so that only the subnormals remain.
+        const T largest = T::from_bits(std::is_same_v<T, Float16> ? 0x7bff : 0x7f7f), smallest = T::from_bits(0x0001);
+        std::vector<T> many(kOdd16, largest);
+        EXPECT_TRUE(same_bits(sum(many, 3), static_cast<double>(static_cast<float>(largest)) * kOdd16));
+        for (std::size_t i = 0; i < many.size(); ++i) many[i] = i % 3 == 0 ? smallest : i % 3 == 1 ? largest : T::from_bits(static_cast<std::uint16_t>(largest.bits | 0x8000u));
+        EXPECT_TRUE(same_bits(sum(many, 3), exact(many)));
+        EXPECT_TRUE(same_bits(sum(many, 3), static_cast<double>(static_cast<float>(smallest)) * ((kOdd16 + 2) / 3)));
         same_bits_for_every_thread_count(generate_16<T>("cancel", (std::size_t{1} << 18) + 7));
     };
     check(std::type_identity<Float16>{});

@@ -321,5 +321,38 @@ TEST(Sweep, BothTypesInOneRunAndByteSizesPerType) {
     EXPECT_EQ(n_of, (std::map<std::string, std::string>{{"f32", "16384"}, {"f64", "8192"}}));
 }
 
+// Backends that cannot run for one reason share a line: a whole first path component as "cuda/*",
+// the others by name; a reason of one backend keeps its own line.
+TEST(Sweep, UnavailableBackendsAreGroupedByReason) {
+    const std::vector<std::string> registered = {"cpu/avx2/sum", "cpu/serial/sum", "cuda/cub", "cuda/thrust",
+                                                 "nccl/sum", "opencl/read", "opencl/sum"};
+    const std::string no_cuda = "no CUDA device (cudaGetDeviceCount: no CUDA-capable device is detected)";
+    EXPECT_EQ(unavailable_lines({{"cpu/avx2/sum", "CPU lacks AVX2"}, {"cuda/cub", no_cuda}, {"cuda/thrust", no_cuda},
+                                 {"nccl/sum", no_cuda}, {"opencl/read", "no OpenCL platform"}},
+                                registered),
+              (std::vector<std::string>{"unavailable here: cpu/avx2/sum: CPU lacks AVX2",
+                                        "unavailable here: cuda/*, nccl/* (3 backends): " + no_cuda,
+                                        "unavailable here: opencl/read: no OpenCL platform"}));
+    // A component some of whose backends run here, or were not selected, is named backend by backend.
+    EXPECT_EQ(unavailable_lines({{"cuda/cub", no_cuda}, {"nccl/sum", no_cuda}, {"opencl/read", no_cuda}}, registered),
+              (std::vector<std::string>{"unavailable here: cuda/cub, nccl/*, opencl/read (3 backends): " + no_cuda}));
+    EXPECT_EQ(unavailable_lines({}, registered), std::vector<std::string>{});
+}
+
+// The run ends with the summary table, once there are two reductions to compare.
+TEST(Sweep, TheRunEndsWithTheSummary) {
+    const auto r = sweep({"--backend=cpu/serial/accumulate-*", "--sizes=2^10,2^20", "--input=ones"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::size_t summary = r.out.find("\nSummary of the reductions");
+    ASSERT_NE(summary, std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("[", summary), std::string::npos) << "progress after the summary:\n" << r.out;
+    EXPECT_TRUE(std::regex_search(r.out.substr(summary), std::regex("\ncpu +f32 +< 1 MiB +cpu/serial/accumulate-f(32|64) +[0-9.]+ +- +cpu/serial/accumulate-f(32|64) +0\n")))
+        << r.out;
+    EXPECT_TRUE(std::regex_search(r.out.substr(summary), std::regex("\ncpu +f32 +1-64 MiB +")))
+        << r.out;
+    const auto one = sweep({"--backend=cpu/serial/accumulate-f64", "--sizes=2^10"});
+    EXPECT_EQ(one.out.find("Summary"), std::string::npos) << one.out;
+}
+
 }  // namespace
 }  // namespace shootout

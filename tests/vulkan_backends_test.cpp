@@ -22,6 +22,7 @@
 #include "tests/error_bounds.hpp"
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
+#include "vulkan/runtime/vulkan_reduction.hpp"
 
 namespace shootout {
 namespace {
@@ -75,6 +76,21 @@ TEST_P(EveryVulkanBackend, ExactOnSmallOddAndUnalignedSizes) {
 
 TEST_P(EveryVulkanBackend, ExactOn2To22Plus5) {
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) { expect_exact<T>(small_integers<T>((1u << 22) + 5, 1, 2)); });
+}
+
+// The grid at its cap (what the device keeps resident), each invocation one whole round of loads and
+// then a last round cut short after two of its loads, with a tail of 3 elements: the sizes where the
+// last round's loads past the end must add nothing and the last workgroup combines the most slots.
+TEST_P(EveryVulkanBackend, ExactWhenTheGridIsCappedAndTheLastRoundIsCutShort) {
+    for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
+        // The grid does not depend on how a workgroup reduces.
+        const auto shape = [](std::size_t n) { return vulkan::launch_shape(vulkan::WorkgroupReduce::subgroup, n, sizeof(T)); };
+        const vulkan::LaunchShape cap = shape(std::size_t{1} << 40);
+        const std::size_t lanes = 16 / sizeof(T), invocations = std::size_t{cap.workgroups} * cap.workgroup_size;
+        const std::size_t n = (cap.loads_in_flight + 2) * lanes * invocations + 3;
+        ASSERT_EQ(shape(n).workgroups, cap.workgroups) << "n=" << n;
+        expect_exact<T>(small_integers<T>(n, 1, 5));
+    });
 }
 
 TEST_P(EveryVulkanBackend, ExactWithHostToDeviceTransfer) {

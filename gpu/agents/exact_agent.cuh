@@ -3,75 +3,127 @@
 // Finish: round it to a double (cuda/exact), or write it as integer words for an all-reduce
 // (nccl/exact). Integer additions do not depend on order, so the total is the same for any grid and
 // block size.
-//  1. Floats, and float16 and bfloat16 values (every one a float, widened as loaded: 8 of them a
-//     16-byte load): each thread runs a grid-stride loop of 16-byte loads, several in flight
+//  1. Floats and bfloat16 values (every one a float, widened as loaded: 8 of them a 16-byte load):
+//     each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
-//     registers, without a branch. Once per 16 floats one branch takes the others, if any: those in
-//     the window just below it go to a second register total the same way; the rest go one at a
-//     time into the thread's own superaccumulator digits in shared memory: the thread's first float
-//     (the window starts at the bottom) and any larger one, which also move the window up to them;
-//     floats below both windows; NaN and Inf. Every round of 256 floats the register totals are
-//     folded into the digits.
-//     Doubles: each goes into the thread's digits one at a time (a grid-stride loop of 8-byte
-//     loads): no window, the digits are 67 per thread and the blocks small. Correct, not fast.
-//  2. The block's threads normalize their digits; after a barrier each warp sums digits over the
-//     block's threads and adds them to the grid's total in global memory with 64-bit integer atomics,
-//     which are exact and commutative: no order of blocks can change the total.
-//  3. The last block to finish (a counter after a __threadfence, as in CUDA's threadFenceReduction
-//     sample) takes the total, leaving zeros for the next call, and hands it to Finish.
+//     registers, without a branch; the thread's first trip starts the window at its largest. Once per
+//     16 floats one branch takes the others, if any: those in the window just below it, into a
+//     second register total the same way; the rest one at a time into the thread's own
+//     superaccumulator digits in shared memory: any float above the window (which also moves the
+//     window up to it), floats below both windows, NaN and Inf. Every round of 256 floats the
+//     register totals go carry-save into two 64-bit halves per window, still in registers; the digits
+//     take them only when the window moves (and every 2^16 rounds).
+//     float16: every value is an integer number of 2^-24 below 2^40, so the window is fixed and holds
+//     them all: a thread adds each as an int64 (HalfThreadSum), one branch a trip for NaN and Inf.
+//     Doubles: each thread keeps a floating-point expansion of three doubles (DoubleThreadSum), a
+//     trip's doubles added by TwoSums; a trip whose last error is not zero is redone one double at a
+//     time, what the expansion cannot hold going to its warp's digits in shared memory (atomics);
+//     at the end the warp adds its lanes' expansions into those digits by shuffles.
+//  2. Per warp, the lanes whose window is the warp's highest add their four halves with shuffles (a
+//     lane with a lower window folds its halves into its digits instead). Per block, warp w computes
+//     digits w, w + warps, ... of the block's total: each warp's halves cut into 32-bit pieces at
+//     their positions, and the threads' digits, if any thread used its own. Until here nothing is
+//     global: a programmatic launch overlaps all of it with the call before.
+//  3. Each block adds its digits to one of 32 stripes of the grid's total with 64-bit integer
+//     atomics, exact and commutative: no order of blocks can change the total, and no address takes
+//     more than one block in 32. The last block to finish (a ticket after a __threadfence, as in
+//     CUDA's threadFenceReduction sample) sums the stripes, a warp per digit, leaves zeros for the
+//     next call, and hands the total to Finish. A grid of one block hands its own total over.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cfloat>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "exact/exact_accumulator.hpp"
 #include "gpu/agents/grid_stride_agent.cuh"
+#include "gpu/primitives/accumulators.cuh"
 #include "gpu/primitives/element_vector.cuh"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device_buffer.cuh"
 #include "gpu/runtime/launch_config.cuh"
+#include "gpu/runtime/programmatic_launch.cuh"
 
 namespace shootout::cuda::exact_agent {
 
 // Window integers below 2^53: a window of 30 binades. Its lsb stays at or above -126, where its scale
-// is a float (x * scale is one FMUL); floats below 2^-103 go to the digits.
-inline constexpr int kWindowTopBit = 53, kWindowLowestLsb = -126;
+// is a float (x * scale is one FMUL); floats below 2^-103 go to the digits. Its top is a multiple of
+// 4 binades, so that a warp's lanes, whose first values are alike, mostly share it and add their
+// totals as integers (step 2); the largest value then sits in the top 4 binades of the 30.
+inline constexpr int kWindowTopBit = 53, kWindowLowestLsb = -126, kWindowAlign = 4;
 inline constexpr int kWindowBinades = kWindowTopBit - 23;
+// The lsb of a thread that has not started its window (no finite nonzero value yet): below any real
+// one, so the warp's highest is a real one when any lane has it.
+inline constexpr int kNoWindow = -1024;
 // Loop trips per round: 256 floats, 16 x 4 loads x 4 floats or 8 x 4 loads x 8 16-bit values. With
 // the unaligned head before the first round and the last vectors and tail after the last, at most
-// 256 + 2 x 7 + 3 x 8 = 294 < 2^9 floats are added between folds, so the register total stays below
-// 2^9 x 2^53 = 2^62.
+// 256 + 2 x 7 + 3 x 8 = 294 < 2^9 floats are added between carry-saves, so the register total stays
+// below 2^9 x 2^53 = 2^62.
 template <class In>
 inline constexpr int kTripsPerRound = 256 / (kLoadsInFlight * kVectorLanes<In>);
-// A round adds at most 2 per float and 3 per fold to a digit (< 2^10): normalizing every 2^16
-// rounds keeps every digit far from 2^63 however many floats a thread takes.
+// Halves and digits are folded and normalized every 2^16 rounds: a round adds below 2^32 to a low
+// half and 2^30 to a high one (< 2^48 and 2^46 between folds), and under 2^11 pieces to a digit
+// (294 values and 4 per fold, a fold per window move), far from 2^31 pieces.
 inline constexpr unsigned kRoundsPerNormalize = 1u << 16;
-// A double adds at most once to a digit: normalizing every 2^20 keeps digits far below 2^63.
-inline constexpr unsigned kDoublesPerNormalize = 1u << 20;
+// Doubles per thread's expansion (DoubleThreadSum): three hold inputs spanning about 106 binades
+// below the running sum, ill:1e30 included, for 18 DADDs a double, within the FP64 pipes' rate at
+// HBM speed (gpu/PERFORMANCE.md, "cuda/exact").
+inline constexpr int kExpansionTerms = 3;
+// The grid's total is kept in this many copies (blockIdx.x % kStripes): one warp's lanes sum them.
+inline constexpr unsigned kStripes = 32;
+
+// Threads per block and __launch_bounds__'s minimum blocks per SM (which caps registers at
+// 64K / (BlockThreads x MinBlocksPerSm)). The grid is just large enough that each thread makes one
+// pass of kLoadsInFlight loads, never more than are resident at once.
+template <int BlockThreads, int MinBlocksPerSm>
+struct ExactPolicy {
+    static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024 && MinBlocksPerSm >= 1);
+    static constexpr int kBlockThreads = BlockThreads;
+    static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+};
+
+// 256 threads as cuda/single-pass (gpu/PERFORMANCE.md, "cuda/single-pass"): one block per 4096
+// floats keeps a small grid fine-grained; 4 blocks of 256 per SM hold 64 KiB of loads in flight
+// (HBM needs about 29 KiB) within 64 registers a thread, which the float and 16-bit kernels fit
+// without spilling (ptxas, nvcc 13.0, sm_90). Doubles: 3 blocks (48 KiB in flight) and 80
+// registers, for the expansion, its copy from before the trip and the four loads (at 64 the loop
+// fits alone, the kernel spills 488 bytes; at 80 it spills 24, in the last block's rounding).
+template <class In>
+struct ExactTuning {
+    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<256, 3>, ExactPolicy<256, 4>>;
+};
 
 // The format whose superaccumulator digits sum In: double for doubles; float for floats and for the
 // 16-bit types, whose every value is a float.
 template <class In>
 using ExactFormat = std::conditional_t<std::is_same_v<In, double>, double, float>;
 
-// The grid's total between its blocks' atomics and the last block's Finish; all zeros between
-// launches.
+// Columns of digits a block keeps in shared memory: one per thread for floats and the 16-bit types
+// (a thread adds to its own without atomics); one per warp for doubles (67 digits a thread would
+// take 137 KiB a block; a warp's lanes add to theirs with shared-memory atomics, off the fast path).
+template <class In>
+__host__ __device__ constexpr int digit_columns(int block_threads) {
+    return std::is_same_v<In, double> ? block_threads / 32 : block_threads;
+}
+
+// The grid's total between its blocks' atomics and the last block's Finish: kStripes copies, all
+// zeros between launches, and the ticket (atomicInc wraps it back to 0).
 template <class T>
 struct GridTotal {
-    unsigned long long digit[exact::kDigits<T>];
-    unsigned specials;
-    unsigned blocks_done;
+    unsigned long long digit[kStripes][exact::kDigits<T>];
+    unsigned specials[kStripes];
+    unsigned ticket;
 };
 
-// The dynamic shared memory a block of `threads` takes: each thread's digits.
-template <class T>
-constexpr std::size_t shared_bytes_per_thread() {
-    return exact::kDigits<T> * sizeof(std::int64_t);
+// The dynamic shared memory a block of `threads` takes: its columns of digits.
+template <class In>
+__host__ __device__ constexpr std::size_t shared_bytes(int block_threads) {
+    return std::size_t{exact::kDigits<ExactFormat<In>>} * sizeof(std::int64_t) * digit_columns<In>(block_threads);
 }
 
 // A thread's digits: column threadIdx.x of a [kDigits][blockDim.x] array in shared memory. A warp
@@ -83,15 +135,67 @@ struct SharedDigits {
     static constexpr int kCount = exact::kDigits<T>;
     std::int64_t* column;
     unsigned stride;
-    __device__ std::int64_t& operator[](int k) const { return column[k * stride]; }
+    __host__ __device__ std::int64_t& operator[](int k) const { return column[k * stride]; }
 };
+
+// A thread's register total at the end: four integers at 2^(lsb + term_shift(j)): the window's low
+// and high halves, the window below's low and high halves.
+inline constexpr int kTerms = 4;
+__host__ __device__ constexpr int term_shift(int j) { return (j & 1) * 32 - (j >> 1) * kWindowBinades; }
+
+struct ThreadTotal {
+    int lsb = kNoWindow;
+    long long term[kTerms] = {};
+    unsigned specials = 0;
+    bool digits_used = false;  // its digits hold something: they are normalized
+};
+
+// Adds the nonzero terms to the digits (each below 2^49, at positions below 2^256: three digits at
+// most, under the top one).
+template <class Digits>
+__host__ __device__ void add_terms(Digits& digits, const long long (&term)[kTerms], int lsb) {
+    for (int j = 0; j < kTerms; ++j)
+        if (term[j] != 0) exact::add_fixed(digits, term[j], lsb + term_shift(j));
+}
+
+// Bits [32 d, 32 d + 32) of |value| 2^p (p counted from T's unit), with value's sign; the top digit
+// takes every bit from 32 d up. Summed over d, times 2^(32 d), they give value 2^p exactly.
+template <class T>
+__host__ __device__ long long digit_piece(long long value, int p, int d) {
+    if (value == 0) return 0;
+    const unsigned long long magnitude = value < 0 ? 0ull - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
+    const int shift = p - d * exact::kDigitBits;
+    unsigned long long bits = shift >= 0 ? (shift < 64 ? magnitude << shift : 0ull) : (shift > -64 ? magnitude >> -shift : 0ull);
+    if (d + 1 < exact::kDigits<T>) bits &= 0xffffffffull;
+    return value < 0 ? -static_cast<long long>(bits) : static_cast<long long>(bits);
+}
+
+__device__ inline long long warp_sum(long long x) {
+#pragma unroll
+    for (unsigned offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(kFullWarp, x, offset);
+    return x;
+}
+
+// The largest finite |x| of a vector's floats; 0 if none.
+__host__ __device__ inline float largest_finite(float4 v) {
+    const auto finite = [](float x) {
+        const float magnitude = fabsf(x);
+        return magnitude <= FLT_MAX ? magnitude : 0.0f;  // NaN and Inf: 0
+    };
+    return fmaxf(fmaxf(finite(v.x), finite(v.y)), fmaxf(finite(v.z), finite(v.w)));
+}
+template <class In>
+__device__ float largest_finite(uint4 v) {
+    if constexpr (kVectorLanes<In> == 4) return largest_finite(float_quad<In, 0>(v));
+    else return fmaxf(largest_finite(float_quad<In, 0>(v)), largest_finite(float_quad<In, 1>(v)));
+}
 
 class FloatThreadSum {
 public:
-    // The window starts at the bottom: the thread's first float moves it up.
-    __device__ explicit FloatThreadSum(SharedDigits<float> digits) : digits_(digits) {
+    // No window until the thread's first values start it (start(), or add_outside() for one value).
+    __host__ __device__ explicit FloatThreadSum(SharedDigits<float> digits) : digits_(digits) {
         for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
-        move_window(0.0f);
+        window_ = {.lo = exact::float_from_bits(0x7f800000u), .hi = 0.0f, .scale = 0.0, .lsb = kNoWindow};  // holds nothing
     }
 
     // The main loop's two steps for a trip's floats, a 16-byte vector of In: every float inside the
@@ -107,57 +211,86 @@ public:
         add_missed(float_quad<In, 0>(v), used);
         if constexpr (kVectorLanes<In> == 8) add_missed(float_quad<In, 1>(v), used);
     }
-    __device__ const exact::Window& window() const { return window_; }
+    __host__ __device__ const exact::Window& window() const { return window_; }
 
-    __device__ void add(float x) {
+    __host__ __device__ bool started() const { return window_.lsb != kNoWindow; }
+    // Starts the window at `largest`, the largest finite magnitude of the thread's first values; with
+    // none (0), leaves it for the values after.
+    __host__ __device__ void start(float largest) {
+        if (largest > 0) move_window(largest);
+    }
+
+    __host__ __device__ void add(float x) {
         if (!add_inside(x)) add_outside(x);
     }
 
-    __device__ void end_round() {
-        fold();
-        if (++rounds_ % kRoundsPerNormalize == 0) exact::normalize(digits_);
+    __host__ __device__ void end_round() {
+        carry_save();
+        if (++rounds_ % kRoundsPerNormalize == 0) {
+            fold();
+            if (digits_used_) exact::normalize(digits_);
+        }
     }
-    // Leaves the digits normalized (each below 2^32), ready to be summed over the block.
-    __device__ unsigned finish() {
-        fold();
-        exact::normalize(digits_);
-        return specials_;
+    // The register total; the digits, if used, normalized (each below 2^32 but the top one).
+    __host__ __device__ ThreadTotal finish() {
+        carry_save();
+        if (digits_used_) exact::normalize(digits_);
+        ThreadTotal total{.lsb = window_.lsb, .term = {low_, high_, below_low_, below_high_}, .specials = specials_, .digits_used = digits_used_};
+        return total;
     }
 
 private:
-    __device__ bool add_inside(float4 v) {
-        return add_inside(v.x) & add_inside(v.y) & add_inside(v.z) & add_inside(v.w);  // no branches
+    __host__ __device__ bool add_inside(float4 v) {
+        const unsigned all = static_cast<unsigned>(add_inside(v.x)) & static_cast<unsigned>(add_inside(v.y)) &
+                             static_cast<unsigned>(add_inside(v.z)) & static_cast<unsigned>(add_inside(v.w));  // no branches
+        return all != 0;
     }
-    __device__ void add_missed(float4 v, const exact::Window& used) {
+    __host__ __device__ void add_missed(float4 v, const exact::Window& used) {
         add_missed(v.x, used);
         add_missed(v.y, used);
         add_missed(v.z, used);
         add_missed(v.w, used);
     }
-    __device__ void fold() {
-        if (total_ != 0) exact::add_fixed(digits_, total_, window_.lsb);
-        if (total_below_ != 0) exact::add_fixed(digits_, total_below_, window_.lsb - kWindowBinades);
+    // The round's totals into the halves: low 32 bits and the (signed) rest of each.
+    __host__ __device__ void carry_save() {
+        low_ += total_ & 0xffffffffll;
+        high_ += total_ >> 32;
+        below_low_ += total_below_ & 0xffffffffll;
+        below_high_ += total_below_ >> 32;
         total_ = total_below_ = 0;
     }
-    __device__ bool add_inside(float x) {
+    // Everything in registers into the digits, before the window moves.
+    __host__ __device__ void fold() {
+        carry_save();
+        const long long terms[kTerms] = {low_, high_, below_low_, below_high_};
+        if ((low_ | high_ | below_low_ | below_high_) == 0) return;
+        add_terms(digits_, terms, window_.lsb);
+        low_ = high_ = below_low_ = below_high_ = 0;
+        digits_used_ = true;
+    }
+    __host__ __device__ bool add_inside(float x) {
         const bool inside = window_.contains(fabsf(x));
         if (inside) total_ += static_cast<long long>(x * scale_);  // exact: a predicated multiply, convert, add
         return inside;
     }
-    __device__ void add_missed(float x, const exact::Window& used) {
+    __host__ __device__ void add_missed(float x, const exact::Window& used) {
         if (!used.contains(fabsf(x))) add_outside(x);
     }
-    // Into the window just below the window, else into the digits; a float above the window also
-    // moves the window up to it, for the floats after.
-    __device__ void add_outside(float x) {
+    // A float not yet added: into the window (which it starts if there is none; a float before it in
+    // the same trip may have moved it), else the window just below it, else the digits; a float
+    // above the window also moves the window up to it, for the floats after.
+    __host__ __device__ void add_outside(float x) {
         const float magnitude = fabsf(x);
         if (magnitude == 0) return;
+        if (!started() && magnitude <= FLT_MAX) move_window(magnitude);
+        if (add_inside(x)) return;
         // The window below: lsb 30 lower, [lo 2^-30, lo), as long as that lsb is not below -126.
         // It keeps data spanning up to 60 binades (ill:1e16) out of the digits.
         if (magnitude < window_.lo && magnitude >= window_.lo * 0x1p-30f && window_.lsb - kWindowBinades >= kWindowLowestLsb) {
             total_below_ += static_cast<long long>(x * (scale_ * 0x1p30f));  // exact
             return;
         }
+        digits_used_ = true;
         specials_ |= exact::add_value(digits_, x);
         if (magnitude >= window_.hi && magnitude <= FLT_MAX) {
             fold();
@@ -165,28 +298,211 @@ private:
         }
     }
 
-    __device__ void move_window(float magnitude) {
-        window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb>(magnitude);
+    __host__ __device__ void move_window(float magnitude) {
+        window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb, kWindowAlign>(magnitude);
         scale_ = static_cast<float>(window_.scale);  // exact: 2^-lsb <= 2^126
     }
 
     SharedDigits<float> digits_;
     exact::Window window_;
-    float scale_;
-    long long total_ = 0, total_below_ = 0;  // the two windows' integers added since the last fold
+    float scale_ = 0.0f;
+    long long total_ = 0, total_below_ = 0;  // the two windows' integers added this round
+    long long low_ = 0, high_ = 0, below_low_ = 0, below_high_ = 0;  // earlier rounds', carry-save
     unsigned specials_ = 0, rounds_ = 0;
+    bool digits_used_ = false;
 };
 
-// Step 1 for floats and the 16-bit types: this thread's part of in[0..n) into its digits; returns
-// its specials.
-template <class In>
-__device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+// A warp's digits, shared by its lanes: column `warp` of a [kDigits][warps] array in shared memory.
+// Its lanes add with shared-memory atomics (an exact::add_value through it adds each piece with one);
+// only whole-warp code reads or writes it otherwise. A digit takes pieces below 2^32, at most four
+// per double (a lost one, or an overflow's three terms), and is normalized once, at the end: below
+// 2^31 pieces while a warp reads fewer than 2^29 doubles (n below 2^29 times the grid's warps).
+struct WarpDigits {
+    using Element = double;
+    static constexpr int kCount = exact::kDigits<double>;
+    struct Digit {
+        std::int64_t* word;
+        __host__ __device__ void operator+=(std::int64_t piece) const {
+#if defined(__CUDA_ARCH__)
+            atomicAdd(reinterpret_cast<unsigned long long*>(word), static_cast<unsigned long long>(piece));
+#else
+            *word += piece;
+#endif
+        }
+    };
+    std::int64_t* column;
+    unsigned stride;
+    __host__ __device__ Digit operator[](int k) const { return {column + k * stride}; }
+    __host__ __device__ std::int64_t& word(int k) const { return column[k * stride]; }
+};
+
+// float16: every finite value times 2^24 is an integer below 2^40 (65504 = 2047 x 2^5 is the
+// largest, 2^-24 the smallest subnormal), so a thread adds them as int64 at lsb -24: a conversion
+// to float (packed), FMUL by 2^24, F2I.S64 and a 64-bit add, with no window and no branch but one a
+// trip for NaN and Inf. Its total is the float window's terms at lsb -24, which the whole warp
+// shares.
+class HalfThreadSum {
+public:
+    static constexpr int kLsb = -24;
+
+    __host__ __device__ explicit HalfThreadSum(SharedDigits<float> digits) : digits_(digits) {
+        for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
+    }
+
+    template <int Vectors>
+    __host__ __device__ void begin_trip(const uint4 (&)[Vectors]) { saved_ = total_; }
+    // A vector's 8 values, finite or not (a trip with NaN or Inf is redone with add_one).
+    __device__ void add_fast(uint4 v) {
+        add_scaled(float_quad<__half, 0>(v));
+        add_scaled(float_quad<__half, 1>(v));
+        // Bit 15 of a half's (|bits| + 0x0400) is set exactly when its exponent is all ones.
+        special_ |= ((v.x & 0x7fff7fffu) + 0x04000400u) | ((v.y & 0x7fff7fffu) + 0x04000400u) |
+                    ((v.z & 0x7fff7fffu) + 0x04000400u) | ((v.w & 0x7fff7fffu) + 0x04000400u);
+    }
+    // Whether the trip's values were all finite; if not, the trip's total is undone, to be redone.
+    __host__ __device__ bool end_trip() {
+        const bool clean = (special_ & 0x80008000u) == 0;
+        special_ = 0;
+        if (!clean) total_ = saved_;
+        return clean;
+    }
+    __device__ void redo(uint4 v) {
+        const unsigned words[4] = {v.x, v.y, v.z, v.w};
+        for (unsigned word : words) {
+            const float2 pair = widen_pair<__half>(word);
+            add_one(pair.x);
+            add_one(pair.y);
+        }
+    }
+    __host__ __device__ void add_one(float x) {
+        if (fabsf(x) <= 65504.0f) total_ += static_cast<long long>(x * 0x1p24f);  // exact
+        else specials_ |= exact::add_value(digits_, x);  // NaN or Inf: adds nothing
+    }
+
+    // A round adds below 294 x 2^40 < 2^49: below 2^32 to the low half, 2^17 to the high one.
+    __host__ __device__ void end_round() {
+        carry_save();
+        if (++rounds_ % kRoundsPerNormalize == 0) {
+            const long long terms[kTerms] = {low_, high_, 0, 0};
+            add_terms(digits_, terms, kLsb);
+            exact::normalize(digits_);
+            low_ = high_ = 0;
+            digits_used_ = true;
+        }
+    }
+    __host__ __device__ ThreadTotal finish() {
+        carry_save();
+        return {.lsb = kLsb, .term = {low_, high_, 0, 0}, .specials = specials_, .digits_used = digits_used_};
+    }
+
+private:
+    __host__ __device__ void add_scaled(float4 q) {
+        total_ += static_cast<long long>(q.x * 0x1p24f) + static_cast<long long>(q.y * 0x1p24f) +
+                  static_cast<long long>(q.z * 0x1p24f) + static_cast<long long>(q.w * 0x1p24f);
+    }
+    __host__ __device__ void carry_save() {
+        low_ += total_ & 0xffffffffll;
+        high_ += total_ >> 32;
+        total_ = 0;
+    }
+
+    SharedDigits<float> digits_;
+    long long total_ = 0, saved_ = 0, low_ = 0, high_ = 0;
+    unsigned special_ = 0, specials_ = 0, rounds_ = 0;
+    bool digits_used_ = false;
+};
+
+// s + e = a + b exactly, unless something overflowed, in which case e is not finite (Knuth's
+// TwoSum: six additions, no branch, any order of magnitudes).
+__host__ __device__ inline void two_sum(double a, double b, double& s, double& e) {
+    s = a + b;
+    const double b_virtual = s - a;
+    e = (a - (s - b_virtual)) + (b - b_virtual);
+}
+
+// float64: a floating-point expansion of Terms doubles per thread in registers, term[0] the largest
+// (ExBLAS's first level, Collange et al. 2015): a double goes in by a chain of TwoSums, 6 DADDs each,
+// each term taking the error of the one above, and the last error must be zero for the terms to hold
+// the thread's sum exactly. A term keeps 53 bits below what the term above drops, so Terms terms
+// hold inputs spanning about 53 (Terms - 1) binades below the thread's running sum. The OR of the
+// last errors' bits decides once per trip; a trip with any nonzero (or NaN, Inf, or an overflow,
+// which all leave a non-finite error) is undone and redone one double at a time: a nonzero last
+// error into the warp's digits, an overflowing expansion into them and restarted, NaN and Inf into
+// the specials.
+template <int Terms>
+class DoubleThreadSum {
+public:
+    static_assert(Terms >= 2);
+    __host__ __device__ explicit DoubleThreadSum(WarpDigits digits) : digits_(digits) {}
+
+    template <int Vectors>
+    __host__ __device__ void begin_trip(const uint4 (&)[Vectors]) {
+        for (int j = 0; j < Terms; ++j) saved_[j] = term_[j];
+    }
+    __device__ void add_fast(uint4 v) {
+        add_fast(__hiloint2double(static_cast<int>(v.y), static_cast<int>(v.x)));
+        add_fast(__hiloint2double(static_cast<int>(v.w), static_cast<int>(v.z)));
+    }
+    __host__ __device__ void add_fast(double x) {
+        for (int j = 0; j < Terms; ++j) two_sum(term_[j], x, term_[j], x);
+        missed_ |= exact::bits_of(x);
+    }
+    __host__ __device__ bool end_trip() {
+        const bool clean = missed_ == 0;
+        missed_ = 0;
+        if (!clean)
+            for (int j = 0; j < Terms; ++j) term_[j] = saved_[j];
+        return clean;
+    }
+    __device__ void redo(uint4 v) {
+        add_one(__hiloint2double(static_cast<int>(v.y), static_cast<int>(v.x)));
+        add_one(__hiloint2double(static_cast<int>(v.w), static_cast<int>(v.z)));
+    }
+    __host__ __device__ void add_one(double x) {
+        if (!(fabs(x) <= DBL_MAX)) {
+            specials_ |= exact::add_value(digits_, x);  // NaN or Inf: adds nothing
+            return;
+        }
+        double term[Terms], lost = x;
+        bool finite = true;
+        for (int j = 0; j < Terms; ++j) {
+            two_sum(term_[j], lost, term[j], lost);
+            finite &= fabs(term[j]) <= DBL_MAX;
+        }
+        if (finite && fabs(lost) <= DBL_MAX) {  // exact: the terms and lost add up to the old terms and x
+            for (int j = 0; j < Terms; ++j) term_[j] = term[j];
+            if (lost != 0) exact::add_value(digits_, lost);
+            return;
+        }
+        // An overflow: the expansion into the digits, x starts the next.
+        for (int j = 0; j < Terms; ++j) {
+            if (term_[j] != 0) exact::add_value(digits_, term_[j]);
+            term_[j] = 0;
+        }
+        term_[0] = x;
+    }
+    __host__ __device__ void end_round() {}
+    __host__ __device__ double term(int j) const { return term_[j]; }
+    __host__ __device__ unsigned specials() const { return specials_; }
+
+private:
+    WarpDigits digits_;
+    double term_[Terms] = {}, saved_[Terms] = {};
+    unsigned long long missed_ = 0;
+    unsigned specials_ = 0;
+};
+
+// Step 1, the loop every type shares: this thread's part of in[0..n), a trip of kLoadsInFlight
+// vectors at a time through the thread sum's fast path (begin_trip, add_fast, end_trip), the trip's
+// values again through its slow path (redo) when any missed the fast one, and a round's end every
+// kTripsPerRound<In> trips. Head and tail values, one a thread, go to add_one.
+template <class In, class ThreadSum>
+__device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& sum) {
     static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
-    FloatThreadSum sum(digits);
     const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
     const AlignedBody<In> aligned(in, n);
-    if (thread < aligned.head) sum.add(widen<float>(in[thread]));
+    if (thread < aligned.head) sum.add_one(widen<ExactFormat<In>>(in[thread]));
 
     const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + aligned.head);
     const std::size_t vectors = aligned.vectors;
@@ -197,108 +513,282 @@ __device__ unsigned add_thread_part(const In* __restrict__ in, std::size_t n, Sh
             uint4 v[kLoadsInFlight];
 #pragma unroll
             for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
-            const exact::Window used = sum.window();
-            bool inside = true;
+            sum.begin_trip(v);
 #pragma unroll
-            for (int k = 0; k < kLoadsInFlight; ++k) inside &= sum.add_inside<In>(v[k]);
-            if (!inside) [[unlikely]]
+            for (int k = 0; k < kLoadsInFlight; ++k) sum.add_fast(v[k]);
+            if (!sum.end_trip()) [[unlikely]]
 #pragma unroll 1
                 for (int k = 0; k < kLoadsInFlight; ++k)  // one copy of the slow path, v still in registers
-                    sum.add_missed<In>(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3], used);
+                    sum.redo(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3]);
         }
         sum.end_round();
     }
     for (; i < vectors; i += threads) {
-        const uint4 v = body[i];
-        const exact::Window used = sum.window();
-        if (!sum.add_inside<In>(v)) sum.add_missed<In>(v, used);
+        const uint4 v[1] = {body[i]};
+        sum.begin_trip(v);
+        sum.add_fast(v[0]);
+        if (!sum.end_trip()) sum.redo(v[0]);
     }
     const std::size_t tail = aligned.tail() + thread;
-    if (tail < n) sum.add(widen<float>(in[tail]));
+    if (tail < n) sum.add_one(widen<ExactFormat<In>>(in[tail]));
+}
+
+// A FloatThreadSum's trips of In: the first one starts the window at its largest (most floats then
+// take the fast path already); the slow path judges each float by the window the fast one used.
+template <class In>
+class FloatTrips {
+public:
+    __device__ explicit FloatTrips(FloatThreadSum& sum) : sum_(sum) {}
+
+    template <int Vectors>
+    __device__ void begin_trip(const uint4 (&v)[Vectors]) {
+        if (!sum_.started()) [[unlikely]] {
+            float largest = 0.0f;
+#pragma unroll
+            for (int k = 0; k < Vectors; ++k) largest = fmaxf(largest, largest_finite<In>(v[k]));
+            sum_.start(largest);
+        }
+        used_ = sum_.window();
+        inside_ = true;
+    }
+    __device__ void add_fast(uint4 v) { inside_ &= sum_.add_inside<In>(v); }
+    __device__ bool end_trip() const { return inside_; }
+    __device__ void redo(uint4 v) { sum_.add_missed<In>(v, used_); }
+    __device__ void add_one(float x) { sum_.add(x); }
+    __device__ void end_round() { sum_.end_round(); }
+
+private:
+    FloatThreadSum& sum_;
+    exact::Window used_;
+    bool inside_ = true;
+};
+
+// Floats and bfloat16.
+template <class In>
+__device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    FloatThreadSum sum(digits);
+    FloatTrips<In> trips(sum);
+    add_part(in, n, trips);
     return sum.finish();
 }
 
-// Step 1 for doubles: each into the digits.
-__device__ inline unsigned add_thread_part(const double* __restrict__ in, std::size_t n, SharedDigits<double> digits) {
-    for (int k = 0; k < exact::kDigits<double>; ++k) digits[k] = 0;
-    unsigned specials = 0, added = 0;
-    const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += threads) {
-        specials |= exact::add_value(digits, in[i]);
-        if (++added % kDoublesPerNormalize == 0) exact::normalize(digits);
-    }
-    exact::normalize(digits);
-    return specials;
+__device__ inline ThreadTotal add_thread_part(const __half* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    HalfThreadSum sum(digits);
+    add_part(in, n, sum);
+    return sum.finish();
 }
 
-// Sums each digit over the block's threads and adds it to the grid's total. After a barrier.
-template <class T>
-__device__ void add_block_to_grid(const std::int64_t* digits, unsigned specials, GridTotal<T>* grid) {
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    for (unsigned k = warp; k < exact::kDigits<T>; k += warps) {
-        std::int64_t sum = 0;  // normalized digits: below blockDim.x x 2^32
-        for (unsigned t = lane; t < blockDim.x; t += 32) sum += digits[k * blockDim.x + t];
-#pragma unroll
-        for (unsigned offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(kFullWarp, sum, offset);
-        if (lane == 0 && sum != 0) atomicAdd(&grid->digit[k], static_cast<unsigned long long>(sum));
+// Adds every lane's v (finite) to the warp's digits: each digit the lanes' values reach, summed by
+// shuffles, added by lane 0. Lanes of a warp hold sums of alike values: a few digits.
+__device__ inline void add_warp_doubles(const WarpDigits& digits, double v) {
+    constexpr int kFraction = 52;
+    const std::uint64_t bits = exact::bits_of(v);
+    const int biased = static_cast<int>(bits >> kFraction) & 0x7ff;
+    const std::uint64_t m = (bits & ((std::uint64_t{1} << kFraction) - 1)) | (biased != 0 ? std::uint64_t{1} << kFraction : 0);
+    const int p = biased != 0 ? biased - 1 : 0;  // counted from 2^-1074
+    const int k = m != 0 ? p / exact::kDigitBits : INT_MAX;
+    const int lowest = __reduce_min_sync(kFullWarp, k);
+    if (lowest == INT_MAX) return;  // all zeros
+    const int highest = __reduce_max_sync(kFullWarp, m != 0 ? k : INT_MIN);
+    const bool negative = (bits >> 63) != 0;
+    for (int d = lowest; d <= highest + 2; ++d) {
+        const long long piece = m != 0 && d >= k && d <= k + 2 ? digit_piece<double>(negative ? -static_cast<long long>(m) : static_cast<long long>(m), p, d) : 0;
+        const long long s = warp_sum(piece);
+        if (threadIdx.x % 32 == 0 && s != 0) digits.word(d) += s;
     }
-    specials = __reduce_or_sync(kFullWarp, specials);
-    if (lane == 0 && specials != 0) atomicOr(&grid->specials, specials);
+}
+
+__device__ inline ThreadTotal add_thread_part(const double* __restrict__ in, std::size_t n, WarpDigits digits) {
+    for (int k = threadIdx.x % 32; k < exact::kDigits<double>; k += 32) digits.word(k) = 0;
+    __syncwarp();
+    DoubleThreadSum<kExpansionTerms> sum(digits);
+    add_part(in, n, sum);
+    __syncwarp();  // every lane's atomics are in
+#pragma unroll
+    for (int j = 0; j < kExpansionTerms; ++j) add_warp_doubles(digits, sum.term(j));
+    __syncwarp();
+    if (threadIdx.x % 32 == 0) {  // exact::normalize's carries, in place
+        for (int k = 0; k + 1 < exact::kDigits<double>; ++k) {
+            const std::int64_t carry = digits.word(k) >> exact::kDigitBits;
+            digits.word(k) &= 0xffffffffll;
+            digits.word(k + 1) += carry;
+        }
+    }
+    return {.specials = sum.specials(), .digits_used = true};
+}
+
+// What a block's threads share between steps 2 and 3.
+template <class T, int Warps>
+struct BlockScratch {
+    long long warp_term[Warps][kTerms];
+    int warp_lsb[Warps];
+    unsigned warp_specials[Warps];
+    long long total[exact::kDigits<T>];  // the block's digits; in the last block, the grid's
+    unsigned specials;
+    bool last;
+};
+
+template <class T, int Warps>
+__device__ exact::Sum<T> sum_of(const BlockScratch<T, Warps>& scratch) {
+    exact::Sum<T> sum;
+    for (int k = 0; k < exact::kDigits<T>; ++k) sum.digits[k] = scratch.total[k];
+    sum.specials = scratch.specials;
+    return sum;
 }
 
 // The exact sum of in[0..n) into `grid`; the last block hands the total to finish(const
-// exact::Sum<ExactFormat<In>>&) and leaves `grid` zeroed. blockDim.x a multiple of 32;
-// shared_bytes_per_thread<ExactFormat<In>>() x blockDim.x bytes of dynamic shared memory.
-template <class In, class Finish>
-__global__ void exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* grid, Finish finish) {
+// exact::Sum<ExactFormat<In>>&) and leaves `grid` zeroed. Policy::kBlockThreads threads a block,
+// shared_bytes<In>(Policy::kBlockThreads) of dynamic shared memory; at most as many blocks
+// as are resident at once (a programmatic launch waits for the grid before it, step 3).
+template <class In, class Policy, class Finish>
+__global__ void __launch_bounds__(Policy::kBlockThreads, Policy::kMinBlocksPerSm)
+exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* grid, Finish finish) {
     using T = ExactFormat<In>;
+    constexpr int B = Policy::kBlockThreads, kWarps = B / 32, kDigits = exact::kDigits<T>;
+    // The next call may be scheduled from here: it loads and sums its input, and touches nothing
+    // global before its pdl_wait() below (gpu/agents/single_pass.cuh has the argument).
+    pdl_launch_dependents();
     extern __shared__ std::int64_t digits[];
-    const unsigned specials = add_thread_part(in, n, SharedDigits<T>{digits + threadIdx.x, blockDim.x});
+    __shared__ BlockScratch<T, kWarps> scratch;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    constexpr int kColumns = digit_columns<In>(B);
+    ThreadTotal own;
+    if constexpr (std::is_same_v<In, double>) {
+        own = add_thread_part(in, n, WarpDigits{digits + warp, kColumns});
+    } else {
+        SharedDigits<T> mine{digits + threadIdx.x, kColumns};
+        own = add_thread_part(in, n, mine);
+        // Step 2. The warp's highest window: a lane below it folds its halves into its digits.
+        const int top = __reduce_max_sync(kFullWarp, own.lsb);
+        if (own.lsb != top && (own.term[0] | own.term[1] | own.term[2] | own.term[3]) != 0) {
+            add_terms(mine, own.term, own.lsb);
+            exact::normalize(mine);
+            own.digits_used = true;
+            for (long long& term : own.term) term = 0;
+        }
+    }
+    const int top = __reduce_max_sync(kFullWarp, own.lsb);
+    // A lane's low halves are below 2^49, its high halves' magnitudes below 2^47: the warp's sums
+    // below 2^54.
+    long long term[kTerms];
+#pragma unroll
+    for (int j = 0; j < kTerms; ++j) term[j] = warp_sum(own.term[j]);
+    const unsigned specials = __reduce_or_sync(kFullWarp, own.specials);
+    if (lane == 0) {
+        scratch.warp_lsb[warp] = top;
+        for (int j = 0; j < kTerms; ++j) scratch.warp_term[warp][j] = term[j];
+        scratch.warp_specials[warp] = specials;
+    }
+    const bool block_digits = __syncthreads_or(own.digits_used);
+    // Digits warp, warp + kWarps, ... of the block, summed side by side: a piece of each warp term
+    // (below 2^32 each) and, if used, each thread's normalized digit (below 2^32): below 2^43 for any
+    // block size.
+    constexpr int kDigitsPerWarp = (kDigits + kWarps - 1) / kWarps;
+    long long block_digit[kDigitsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        long long s = 0;
+        for (int q = lane; q < kWarps * kTerms; q += 32)
+            s += digit_piece<T>(scratch.warp_term[q / kTerms][q % kTerms],
+                                scratch.warp_lsb[q / kTerms] + term_shift(q % kTerms) - exact::kUnitExponent<T>, d);
+        if (block_digits && d < kDigits)
+            for (int t = lane; t < kColumns; t += 32) s += digits[d * kColumns + t];
+        block_digit[j] = s;
+    }
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        const long long s = warp_sum(block_digit[j]);
+        if (lane == 0 && d < kDigits) scratch.total[d] = s;
+    }
+    if (threadIdx.x == 0) {
+        unsigned all = 0;
+        for (int w = 0; w < kWarps; ++w) all |= scratch.warp_specials[w];
+        scratch.specials = all;
+    }
+    __syncthreads();
 
+    // Step 3. Everything below touches what the call before on the stream may still be using: the
+    // grid's total, the ticket, Finish's output.
+    pdl_wait();
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) finish(sum_of(scratch));
+        return;
+    }
+    const unsigned stripe = blockIdx.x % kStripes;
+    for (int d = threadIdx.x; d < kDigits; d += B)
+        if (scratch.total[d] != 0) atomicAdd(&grid->digit[stripe][d], static_cast<unsigned long long>(scratch.total[d]));
+    if (threadIdx.x == 0 && scratch.specials != 0) atomicOr(&grid->specials[stripe], scratch.specials);
+    if (threadIdx.x < kDigits) __threadfence();  // this thread's atomics are seen before the block counts itself done
     __syncthreads();
-    add_block_to_grid(digits, specials, grid);
-    __threadfence();  // this thread's atomics are seen before the block counts itself done
+    if (threadIdx.x == 0) {
+        // atomicInc wraps: the block that finds gridDim.x - 1 stores 0, ready for the next launch.
+        const bool drew_last = atomicInc(&grid->ticket, gridDim.x - 1) == gridDim.x - 1;
+        if (drew_last) __threadfence();  // every other block's atomics are read after its ticket
+        scratch.last = drew_last;
+    }
     __syncthreads();
-    __shared__ bool last_block;
-    if (threadIdx.x == 0) last_block = atomicAdd(&grid->blocks_done, 1u) == gridDim.x - 1;
+    if (!scratch.last) return;
+    // The stripes' sum, a warp per digit, lane s reading stripe s (from L2: other SMs added to it),
+    // every load issued before the first is summed, and zeros left behind. Each stripe digit is a
+    // sum of blocks' digits: below 2^43 x blocks.
+    static_assert(kStripes == 32, "a lane per stripe");
+    long long stripe_digit[kDigitsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        stripe_digit[j] = d < kDigits ? static_cast<long long>(__ldcg(&grid->digit[lane][d])) : 0;
+    }
+    const unsigned stripe_specials = warp == 0 ? __ldcg(&grid->specials[lane]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kDigitsPerWarp; ++j) {
+        const int d = warp + j * kWarps;
+        if (d >= kDigits) break;  // the same for the whole warp
+        grid->digit[lane][d] = 0;
+        const long long s = warp_sum(stripe_digit[j]);
+        if (lane == 0) scratch.total[d] = s;
+    }
+    if (warp == 0) {
+        grid->specials[lane] = 0;
+        const unsigned s = __reduce_or_sync(kFullWarp, stripe_specials);
+        if (lane == 0) scratch.specials = s;
+    }
     __syncthreads();
-    if (!last_block || threadIdx.x != 0) return;
-    __threadfence();
-    exact::Sum<T> total;
-    for (int k = 0; k < exact::kDigits<T>; ++k) total.digits[k] = static_cast<std::int64_t>(atomicExch(&grid->digit[k], 0ull));
-    total.specials = atomicExch(&grid->specials, 0u);
-    grid->blocks_done = 0;
-    finish(total);
+    if (threadIdx.x == 0) finish(sum_of(scratch));
 }
 
-// exact_sum<In, Finish> for n elements: its launch sizes and its grid total, zeroed once here and
-// left zeroed by every launch.
-template <class In, class Finish>
+// exact_sum<In, Policy, Finish> for n elements: its launch sizes and its grid total, zeroed once here
+// and left zeroed by every launch. One enqueue at a time per object (calls on one stream): two
+// launches in flight at once would share the total.
+template <class In, class Finish, class Policy = typename ExactTuning<In>::Policy>
 class ExactLaunch {
 public:
     using T = ExactFormat<In>;
 
-    explicit ExactLaunch(std::size_t n) : n_(n), grid_total_(1) {
-        constexpr auto kernel = exact_sum<In, Finish>;
-        launch_.block = power_of_two_block(kernel, shared_bytes_per_thread<T>());
-        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block, kLoadsInFlight, kVectorLanes<In>),
-                                       resident_blocks(kernel, launch_.block, shared_bytes()));
+    explicit ExactLaunch(std::size_t n)
+        : n_(n), programmatic_(kernel_has_griddepcontrol(exact_sum<In, Policy, Finish>)), grid_total_(1) {
+        grid_ = covering_blocks(n, elements_per_block_pass(Policy::kBlockThreads, kLoadsInFlight, kVectorLanes<In>),
+                                resident_blocks(exact_sum<In, Policy, Finish>, Policy::kBlockThreads, shared_bytes<In>(Policy::kBlockThreads)));
         // Zeros, complete before any launch on the backend's (non-blocking) stream.
         SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(GridTotal<T>)));
         SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());
     }
 
     // Enqueues the sum of in[0..n) on `stream`; with n = 0, reads nothing and finishes a zero sum.
+    // A programmatic launch (programmatic_launch.cuh): `in` must not be written by the kernel
+    // enqueued just before on the stream.
     void enqueue(const In* in, Finish finish, cudaStream_t stream) {
-        exact_sum<<<launch_.grid, launch_.block, shared_bytes(), stream>>>(in, n_, grid_total_.get(), finish);
-        SHOOTOUT_CUDA_CHECK_LAUNCH(exact_sum);
+        launch(exact_sum<In, Policy, Finish>, grid_, Policy::kBlockThreads, shared_bytes<In>(Policy::kBlockThreads), stream, programmatic_, in, n_,
+               grid_total_.get(), finish);
     }
 
-private:
-    std::size_t shared_bytes() const { return launch_.block * shared_bytes_per_thread<T>(); }
+    unsigned grid() const { return grid_; }
 
+private:
     std::size_t n_;
-    LaunchConfig launch_;
+    unsigned grid_ = 1;
+    bool programmatic_;
     DeviceBuffer<GridTotal<T>> grid_total_;
 };
 

@@ -24,6 +24,7 @@
 #include "gpu/agents/even_share_agent.cuh"
 #include "gpu/agents/grid_stride_agent.cuh"
 #include "gpu/runtime/launch_config.cuh"
+#include "gpu/runtime/programmatic_launch.cuh"
 #include "gpu/primitives/stream_load.cuh"
 
 namespace shootout::cuda {
@@ -96,24 +97,6 @@ __device__ T load_cg(const T* p) {
     T value;
     std::memcpy(&value, words, sizeof value);
     return value;
-}
-
-// Programmatic dependent launch (PTX griddepcontrol, sm_90). launch_dependents: the next grid on the
-// stream may be scheduled once every block of this one has issued it or exited (it promises nothing
-// about this grid's memory). wait: returns once every prerequisite grid has completed and its memory
-// operations are performed and visible to this grid; at once when there is none, as for a grid not
-// launched with the attribute. The "memory" clobber keeps the compiler from moving stores, atomics
-// or loads of shared state across the wait.
-__device__ __forceinline__ void pdl_launch_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void pdl_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
 }
 
 // This thread's share of the input under the policy's partition and load.
@@ -210,7 +193,7 @@ public:
     using Result = typename Acc::Result;
 
     explicit SinglePass(std::size_t n)
-        : n_(n), grid_(single_pass_grid<Acc, Policy, In>(n)), pdl_(Policy::kLaunch == Launch::pdl && kernel_has_griddepcontrol()), slots_(grid_), ticket_(1) {
+        : n_(n), grid_(single_pass_grid<Acc, Policy, In>(n)), pdl_(Policy::kLaunch == Launch::pdl && kernel_has_griddepcontrol(single_pass_sum<Acc, Policy, In>)), slots_(grid_), ticket_(1) {
         // cudaMemset runs on the legacy default stream, which the harness's non-blocking stream does
         // not wait for: finish it here, once.
         SHOOTOUT_CUDA_CHECK(cudaMemset(ticket_.get(), 0, sizeof(unsigned)));
@@ -218,22 +201,7 @@ public:
     }
 
     void enqueue(const In* in, Result* out, cudaStream_t stream) const {
-        if (pdl_) {
-            cudaLaunchAttribute attribute{};
-            attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            attribute.val.programmaticStreamSerializationAllowed = 1;
-            cudaLaunchConfig_t config{};
-            config.gridDim = dim3(grid_);
-            config.blockDim = dim3(Policy::kBlockThreads);
-            config.dynamicSmemBytes = 0;
-            config.stream = stream;
-            config.attrs = &attribute;
-            config.numAttrs = 1;
-            SHOOTOUT_CUDA_CHECK(cudaLaunchKernelEx(&config, single_pass_sum<Acc, Policy, In>, in, n_, slots_.get(), ticket_.get(), out));
-        } else {
-            single_pass_sum<Acc, Policy, In><<<grid_, Policy::kBlockThreads, 0, stream>>>(in, n_, slots_.get(), ticket_.get(), out);
-            SHOOTOUT_CUDA_CHECK_LAUNCH(single_pass_sum);
-        }
+        launch(single_pass_sum<Acc, Policy, In>, grid_, Policy::kBlockThreads, 0, stream, pdl_, in, n_, slots_.get(), ticket_.get(), out);
     }
 
     unsigned grid() const { return grid_; }
@@ -245,15 +213,6 @@ public:
     const unsigned* ticket() const { return ticket_.get(); }
 
 private:
-    // The kernel the device runs was compiled from PTX for compute_90 or later, so it contains the
-    // griddepcontrol instructions: launching a kernel without its wait with the attribute would let
-    // it overwrite slots the previous call is still reading. (A device before sm_90 cannot run it.)
-    static bool kernel_has_griddepcontrol() {
-        cudaFuncAttributes attributes{};
-        SHOOTOUT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, single_pass_sum<Acc, Policy, In>));
-        return attributes.ptxVersion >= 90;
-    }
-
     std::size_t n_;
     unsigned grid_;
     bool pdl_;

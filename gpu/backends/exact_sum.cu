@@ -32,9 +32,9 @@ private:
 
 [[maybe_unused]] const bool registered = register_cuda_backend({
     .name = "cuda/exact",
-    .description = "exact sum rounded once: fixed-point window in registers (16-bit values widened to floats), other floats "
-                   "(every double) into per-thread superaccumulator digits in shared memory, integer atomics across blocks, last "
-                   "block rounds",
+    .description = "exact sum rounded once, one launch: fixed-point window in registers (16-bit values widened to floats), "
+                   "other floats (every double) into per-thread superaccumulator digits in shared memory, warp and block sums "
+                   "as integers, integer atomics into 32 striped grid totals, last block rounds",
     .traits = kFixedTree(Accumulator::exact),
     .make = [](std::size_t n, ElementType type) {
         return with_device_type(type, [n]<class In>(std::type_identity<In>) -> std::unique_ptr<AnyDeviceSum> {

@@ -4,7 +4,7 @@ tables (tables.Tables) with style.figure and style.save, or returns why it drew 
 figure, write such a module and list it in FIGURES."""
 
 from figures import (accuracy_speed, cost_model, dispatch_latency, dtypes, energy, error, gbps, gpu_timing,
-                     hardware, ladder, scale_out, scaling)
+                     hardware, ladder, portable, scale_out, scaling)
 
-FIGURES = [gbps, cost_model, accuracy_speed, dtypes, error, hardware, scaling, scale_out, energy, ladder, gpu_timing,
-           dispatch_latency]
+FIGURES = [gbps, cost_model, accuracy_speed, dtypes, error, hardware, portable, scaling, scale_out, energy, ladder,
+           gpu_timing, dispatch_latency]

@@ -1,6 +1,7 @@
 """How fast is each way of summing, at each size? GB/s against size, a panel per machine and
-device (one GPU or none; multi-GPU rows are in scale_out, +h2d rows in the report), one line per
-family (element type, accumulator): its fastest series. With the ceiling (on GPUs the
+device (the CPU and CUDA: OpenCL and Vulkan rows are in portable; one GPU or none: multi-GPU rows
+are in scale_out; +h2d rows are in the report), one line per family (element type, accumulator):
+its fastest series. With the ceiling (on GPUs the
 roofline max(launch floor, bytes / best read)) and the theoretical peak."""
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ def panels_of(speed) -> list[tuple[str, str]]:
     """(machine, device) of every panel, in order: machines by label, devices in sc.DEVICES order."""
     panels = []
     for machine in style.machines_of(speed):
-        devs = set(speed.loc[speed["machine"] == machine, "device"]) - {d for d in set(speed["device"]) if d.endswith("+h2d")}
-        panels += [(machine, d) for d in sorted(devs, key=lambda d: (sc.device_rank(d), d))]
+        devs = set(speed.loc[speed["machine"] == machine, "device"]) & {d for d in sc.DEVICES if not d.endswith("+h2d")}
+        panels += [(machine, d) for d in sorted(devs, key=sc.device_rank)]
     return panels
 
 

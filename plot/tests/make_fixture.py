@@ -107,6 +107,8 @@ TRAITS = {
     "cuda/single-pass-kahan": ("compensated_f32", "tree", "any_thread_count", "reduction"),
     "cuda/atomic/grid": ("f32", "unordered", "none", "reduction"),
     "cuda/exact": ("exact", "tree", "any_thread_count", "reduction"),
+    "opencl/single-pass": ("f32", "tree", "any_thread_count", "reduction"),
+    "vulkan/single-pass": ("f32", "tree", "any_thread_count", "reduction"),
     "nccl/sum": ("f64", "tree", "per_thread_count", "reduction"),
     "nccl/exact": ("exact", "unordered", "any_thread_count", "reduction"),
     "mpi/cuda": ("f64", "tree", "per_thread_count", "reduction"),
@@ -148,8 +150,8 @@ def input_bytes(n, dtype="f32"):
 
 
 def batch_size(n, dtype="f32"):
-    """Calls per batched region, the harness's rule: 64 MiB / input bytes, in [2, 1024]."""
-    return max(2, min(1024, 2**26 // input_bytes(n, dtype)))
+    """Calls per batched region, the harness's rule: 4 GiB / input bytes, in [2, 1024]."""
+    return max(2, min(1024, 2**32 // input_bytes(n, dtype)))
 
 
 def gpu_gbps(h, backend, n, device, timing, dtype="f32"):
@@ -394,6 +396,8 @@ H100_MODEL = {"cuda/baseline/launch": (2000.0, math.inf, 120.0), "cuda/baseline/
               "cuda/single-pass": (2200.0, 2950.0, 390.0), "cuda/cub": (6500.0, 2980.0, 380.0),
               "cuda/shuffle": (4000.0, 2900.0, 385.0), "cuda/atomic/grid": (3000.0, 2700.0, 395.0),
               "cuda/single-pass-kahan": (2400.0, 2900.0, 400.0), "cuda/exact": (9000.0, 1500.0, 410.0)}
+# The same GPU through OpenCL and Vulkan (no energy counter there): (t0 in ns, r_inf in GB/s).
+H100_PORTABLE = {"opencl/single-pass": (8000.0, 2900.0), "vulkan/single-pass": (4500.0, 2850.0)}
 H100_SIZES = [2**k for k in range(10, 31, 2)]
 H100_VERSION = "v0.2-3-gabc1234"
 
@@ -410,6 +414,11 @@ def make_h100():
                 err = 0.0 if backend == "cuda/exact" else 5e-9 * math.log2(n)
                 w.row(backend, "cuda", 1, "uniform", n, input_bytes(n) / t, err, timing=timing, batch=batch,
                       watts=watts if timing == "batched" else None, version=H100_VERSION)
+        for backend, (t0, r_inf) in H100_PORTABLE.items():
+            for timing, batch in [("isolated", 1), ("batched", batch_size(n))]:
+                t = t0 + (4000.0 if timing == "isolated" else 0.0) + input_bytes(n) / r_inf
+                w.row(backend, backend.split("/")[0], 1, "uniform", n, input_bytes(n) / t, 5e-9 * math.log2(n),
+                      timing=timing, batch=batch, version=H100_VERSION)
     return w
 
 

@@ -28,8 +28,8 @@ XEON = HERE / "data" / "lab-xeon.csv"
 VM = HERE / "data" / "vm.csv"  # two machines, both host "vm"
 LATENCY = HERE / "data" / "latency.csv"  # a --sizes=per-thread:16 run on ws-ryzen
 VM_INTEL, VM_AMD = "vm-0a1b2c3d", "vm-9e8d7c6b"
-PLOTS = ["gbps", "cost_model", "accuracy_speed", "dtypes", "error", "hardware", "scaling", "energy", "ladder",
-         "gpu_timing", "dispatch_latency"]
+PLOTS = ["gbps", "cost_model", "accuracy_speed", "dtypes", "error", "hardware", "portable", "scaling", "energy",
+         "ladder", "gpu_timing", "dispatch_latency"]
 H200X4 = HERE / "data" / "h200x4.csv"  # nccl/* at 1, 2, 4 GPUs; mpi/* at 1, 2 (4) ranks
 F64 = HERE / "data" / "ws-ryzen-f64.csv"  # the dtype column: float64 series on ws-ryzen
 H100 = HERE / "data" / "h100.csv"  # every column up to version; a launch floor; the cost model exactly
@@ -103,15 +103,16 @@ def test_every_figure_has_the_readme_width_and_the_height_of_its_panels(plotted)
     """990 pixels wide (the README's column); as high as the fixture's panels make it: rows of panels
     of the module's height, and room for a legend under them where it has one."""
     from figures import accuracy_speed, cost_model, dispatch_latency, energy, error, gbps, gpu_timing, hardware, \
-        ladder, scaling
+        ladder, portable, scaling
     import style
     out, _ = plotted
     expected = {
         gbps: (5, gbps.ROW_HEIGHT, 0),  # h100, lab-xeon cpu and cuda, ws-ryzen cpu and cuda
-        cost_model: (3, cost_model.ROW_HEIGHT, 0),  # the three GPUs
+        cost_model: (5, cost_model.ROW_HEIGHT, 0),  # the three GPUs, and the H100 through OpenCL and Vulkan
         accuracy_speed: (2, accuracy_speed.ROW_HEIGHT, 0),  # three machines at uniform, two columns
         error: (2, error.ROW_HEIGHT, style.legend_height(14 + 2, 2)),  # four inputs; 14 families and 2 keys
         hardware: (3, hardware.ROW_HEIGHT, style.legend_height(3, 1)),  # six series, three machines
+        portable: (1, portable.ROW_HEIGHT, style.legend_height(4, 4)),  # the H100, through CUDA, OpenCL, Vulkan
         scaling: (1, scaling.ROW_HEIGHT, 0),  # ws-ryzen's sweep
         energy: (1, energy.row_height(7), 0),  # the H100's seven series
         ladder: (2, ladder.row_height(12), 0),  # two machines
@@ -365,7 +366,7 @@ def test_gpu_rows_are_batched_by_default_and_say_so(plotted):
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda", "2^16")
     assert row[2] == "`cuda/shuffle`" and row[3] == "203"  # isolated: 64.1
     assert row[4] == "100%"  # against the batched ceiling, not the isolated one
-    assert row[6] == "batched (K = 256)"
+    assert row[6] == "batched (K = 1024)"
     assert "batched (K calls back to back per timed region, time / K; K = 2–1024)" in text
     gbps = (out / "gbps.svg").read_text()
     assert "batched (K calls back to back per timed region," in gbps
@@ -983,7 +984,7 @@ def test_version_and_energy_columns_are_read_and_older_files_have_them_empty():
     df = sc.read_csvs([str(H100), str(RYZEN)])
     h100 = df[df["machine"] == "h100-7a8b9c0d"]
     assert set(h100["version"]) == {"v0.2-3-gabc1234"}
-    batched = h100[h100["timing"] == "batched"]
+    batched = h100[(h100["timing"] == "batched") & (h100["device"] == "cuda")]
     assert batched["energy_j"].notna().all() and h100.loc[h100["timing"] == "isolated", "energy_j"].isna().all()
     # bytes per joule: the fixture's GPU draws 390 W while cuda/single-pass streams
     r = batched[(batched["backend"] == "cuda/single-pass") & (batched["n"] == 2**30)].iloc[0]

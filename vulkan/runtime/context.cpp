@@ -25,8 +25,9 @@ bool at_least_1_3(std::uint32_t version) { return std::min(version, kApiVersion)
 // (H100 50 MiB, H200 60 MiB, MI300X's 256 MiB Infinity Cache), so rotation past 4x it defeats theirs.
 constexpr std::size_t kUnknownCacheBytes = std::size_t{256} << 20;
 
-// Invocations taken to be resident on a device that does not say: 1024 workgroups of 256, about
-// what a large current GPU holds at half occupancy; the grid-stride loop takes the rest.
+// Invocations taken to be resident on a device that reports neither its SMs (VK_NV_shader_sm_builtins)
+// nor its compute units (VK_AMD_shader_core_properties): 1024 workgroups of 256, about what a large
+// current GPU holds at half occupancy; the grid-stride loop takes the rest.
 constexpr std::uint64_t kUnknownResidentInvocations = std::uint64_t{1024} * 256;
 
 std::mutex& messages_mutex() {
@@ -120,6 +121,7 @@ struct Candidate {
     bool float_atomic_add = false;
     bool shader_float64 = false;
     bool sm_builtins = false;
+    bool amd_core = false, amd_core2 = false;  // VK_AMD_shader_core_properties(2)
 };
 
 // Fills `candidate` for `device`, or returns why vulkan/* cannot run on it.
@@ -137,6 +139,8 @@ std::optional<std::string> examine(VkPhysicalDevice device, Candidate& candidate
     candidate.subgroup_size_control_extension = !v13 && has_extension(extensions, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     candidate.atomic_float_extension = has_extension(extensions, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     candidate.sm_builtins = has_extension(extensions, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+    candidate.amd_core = has_extension(extensions, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+    candidate.amd_core2 = has_extension(extensions, VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME);
 
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
     VkPhysicalDeviceSubgroupSizeControlFeatures size_control{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
@@ -262,6 +266,8 @@ Instance& instance() {
 DeviceFacts read_facts(const Candidate& candidate) {
     DeviceFacts facts;
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderCorePropertiesAMD amd{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    VkPhysicalDeviceShaderCoreProperties2AMD amd2{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_2_AMD};
     VkPhysicalDeviceSubgroupSizeControlProperties size_control{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
     VkPhysicalDeviceMaintenance4Properties maintenance4{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
     VkPhysicalDeviceVulkan12Properties v12{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
@@ -272,6 +278,8 @@ DeviceFacts read_facts(const Candidate& candidate) {
     if (v13 || candidate.subgroup_size_control_extension) *std::exchange(tail, &size_control.pNext) = &size_control;
     if (v13) *std::exchange(tail, &maintenance4.pNext) = &maintenance4;
     if (candidate.sm_builtins) *std::exchange(tail, &sm.pNext) = &sm;
+    if (candidate.amd_core) *std::exchange(tail, &amd.pNext) = &amd;
+    if (candidate.amd_core2) *std::exchange(tail, &amd2.pNext) = &amd2;
     vk.vkGetPhysicalDeviceProperties2(candidate.device, &properties);
     const VkPhysicalDeviceLimits& limits = properties.properties.limits;
 
@@ -295,11 +303,18 @@ DeviceFacts read_facts(const Candidate& candidate) {
     facts.shader_float64 = candidate.shader_float64;
     facts.max_workgroup_size = std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations);
     facts.max_workgroups = limits.maxComputeWorkGroupCount[0];
-    // Half of what the SMs hold: a 256-invocation workgroup of up to 64 registers an invocation fits
-    // four times in a 64K-register SM, so the grid runs in one wave whatever registers the driver's
-    // compiler gives the shader (cuda/single-pass learns the same from the occupancy API).
-    facts.resident_invocations =
-        candidate.sm_builtins ? std::uint64_t{sm.shaderSMCount} * sm.shaderWarpsPerSM * 32 / 2 : kUnknownResidentInvocations;
+    // Half of what the SMs (compute units) hold: a 256-invocation workgroup of up to 64 registers an
+    // invocation fits four times in a 64K-register SM, so the grid runs in one wave whatever registers
+    // the driver's compiler gives the shader (cuda/single-pass learns the same from the occupancy API).
+    if (candidate.sm_builtins) {
+        facts.resident_invocations = std::uint64_t{sm.shaderSMCount} * sm.shaderWarpsPerSM * 32 / 2;
+    } else if (candidate.amd_core) {
+        const std::uint64_t units = candidate.amd_core2 && amd2.activeComputeUnitCount
+                                        ? amd2.activeComputeUnitCount
+                                        : std::uint64_t{amd.shaderEngineCount} * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+        facts.resident_invocations = units * amd.simdPerComputeUnit * amd.wavefrontsPerSimd * amd.wavefrontSize / 2;
+    }
+    if (facts.resident_invocations == 0) facts.resident_invocations = kUnknownResidentInvocations;
     facts.cache_bytes = facts.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? host_last_level_cache() : kUnknownCacheBytes;
     if (v13) facts.max_buffer_size = maintenance4.maxBufferSize;
     vk.vkGetPhysicalDeviceMemoryProperties(candidate.device, &facts.memory);

@@ -45,7 +45,8 @@ struct DeviceFacts {
     std::uint32_t max_workgroup_size = 128;
     std::uint32_t max_workgroups = 65535;
     // Invocations the device surely keeps resident at once, whatever a shader's registers: from
-    // VK_NV_shader_sm_builtins where the driver has it, else a count near what current GPUs hold.
+    // VK_NV_shader_sm_builtins or VK_AMD_shader_core_properties where the driver has one, else a
+    // count near what current GPUs hold.
     std::uint64_t resident_invocations = 0;
     std::size_t cache_bytes = 0;  // the last-level cache that input rotation must defeat
     VkDeviceSize max_buffer_size = ~VkDeviceSize{0};

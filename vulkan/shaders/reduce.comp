@@ -17,10 +17,15 @@
 // Specialization constants: 0 the workgroup size, 1 the 16-byte loads each invocation issues before
 // adding the first (vulkan/runtime/vulkan_reduction.hpp sets both).
 //
-// Memory model: the slots and ticket are `coherent` (made available and visible at queue-family
-// scope) and the ticket's atomicAdd is acquire-release on buffer storage, so a workgroup's slot is
-// visible to the one that draws the last ticket; that workgroup's other invocations see what its
-// first one acquired through a queue-family-scope control barrier.
+// Memory model (Vulkan's, GL_KHR_memory_scope_semantics), the pattern of cuda/single-pass: per
+// workgroup one invocation stores the slot and takes the ticket with a release atomicAdd at
+// queue-family scope; only the invocation that draws the last ticket adds an acquire fence, and a
+// workgroup-scope control barrier over buffer and shared storage hands what it acquired, and whether
+// it drew last, to the rest of its workgroup. The slots are `coherent`, so each slot store is made
+// available and each slot load made visible at queue-family scope, and the chain store -> release ->
+// (the ticket's RMWs) -> acquire -> barrier -> load orders them on any conforming implementation.
+// Device-scope synchronization per workgroup: one release atomic on one invocation, nothing on the
+// others; an acquire fence in the last workgroup only.
 #version 460
 #pragma use_vulkan_memory_model
 #extension GL_EXT_buffer_reference : require
@@ -75,12 +80,16 @@ layout(push_constant) uniform Call {
 
 shared real partials[gl_WorkGroupSize.x];
 
-// This invocation's share: a grid-stride loop of kLoadsInFlight 16-byte loads, all issued before the
-// first is added, over the whole vectors; the n % kLanes elements after them, one per invocation.
+// This invocation's share: a grid-stride loop of rounds of kLoadsInFlight 16-byte loads, each round's
+// loads all issued before the first is added (one memory latency a round, not kLoadsInFlight of
+// them), the last round's loads past the end left out; then the n % kLanes elements after the whole
+// vectors, one per invocation, loaded first so that their latency hides under the vectors'.
 real invocation_partial() {
     const uint invocation = gl_GlobalInvocationID.x;
     const uint invocations = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     const uint vector_count = call.n / kLanes;
+    real tail = 0.0;
+    if (invocation < call.n - kLanes * vector_count) tail = call.floats.v[kLanes * vector_count + invocation];
     real s = 0.0;
     uint i = invocation;
     for (; i + (kLoadsInFlight - 1) * invocations < vector_count; i += kLoadsInFlight * invocations) {
@@ -88,9 +97,16 @@ real invocation_partial() {
         [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) v[k] = call.vectors.v[i + k * invocations];
         [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) s = add_lanes(s, v[k]);
     }
-    for (; i < vector_count; i += invocations) s = add_lanes(s, call.vectors.v[i]);
-    if (invocation < call.n - kLanes * vector_count) s += call.floats.v[kLanes * vector_count + invocation];
-    return s;
+    if (i < vector_count) {
+        // Zeros past the end add nothing: s starts at +0 and never becomes -0 under round-to-nearest.
+        real_vector v[kLoadsInFlight];
+        [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) {
+            v[k] = real_vector(0.0);
+            if (i + k * invocations < vector_count) v[k] = call.vectors.v[i + k * invocations];
+        }
+        [[unroll]] for (uint k = 0; k < kLoadsInFlight; ++k) s = add_lanes(s, v[k]);
+    }
+    return s + tail;
 }
 
 // The workgroup's sum of x, in every invocation; every invocation must call it. It begins with a
@@ -129,6 +145,10 @@ void main() {
 
 shared bool drew_last;
 
+// Slots the last workgroup's invocations load before adding the first: one L2 round trip a round
+// (cuda/single-pass's kSlotsInFlight): one round up to 2048 workgroups of 256.
+const uint kSlotsInFlight = 8;
+
 void main() {
     const real s = workgroup_sum(invocation_partial());
     const uint workgroups = gl_NumWorkGroups.x;
@@ -138,17 +158,32 @@ void main() {
     }
     if (gl_LocalInvocationIndex == 0) {
         call.slots.v[gl_WorkGroupID.x] = s;
-        const uint ticket = atomicAdd(call.ticket.drawn, 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                                      gl_SemanticsAcquireRelease);
-        drew_last = ticket == workgroups - 1;
+        // Release: the slot store above is ordered before the ticket, for whoever acquires it.
+        const uint ticket = atomicAdd(call.ticket.drawn, 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+        const bool last = ticket == workgroups - 1;
+        // Acquire, in the last workgroup only: every slot store is ordered before this invocation's
+        // next accesses (the ticket's RMWs extend each workgroup's release sequence).
+        if (last) memoryBarrier(gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+        drew_last = last;
     }
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+    // Workgroup scope: drew_last to every invocation and, in the last workgroup, the acquire above
+    // ordered before the other invocations' slot loads; no device-scope fence on the others.
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
                    gl_SemanticsAcquireRelease);
     if (!drew_last) return;
 
-    // Invocation t combines slots t, t + W, t + 2W, ... in that order, then the workgroup's fixed tree.
+    // Invocation t combines slots t, t + W, t + 2W, ... in that order, a round of kSlotsInFlight loads
+    // at a time, then the workgroup's fixed tree.
+    const uint stride = gl_WorkGroupSize.x;
     real combined = 0.0;
-    for (uint w = gl_LocalInvocationIndex; w < workgroups; w += gl_WorkGroupSize.x) combined += call.slots.v[w];
+    for (uint w = gl_LocalInvocationIndex; w < workgroups; w += kSlotsInFlight * stride) {
+        real v[kSlotsInFlight];
+        [[unroll]] for (uint k = 0; k < kSlotsInFlight; ++k) {
+            v[k] = 0.0;
+            if (w + k * stride < workgroups) v[k] = call.slots.v[w + k * stride];
+        }
+        [[unroll]] for (uint k = 0; k < kSlotsInFlight; ++k) combined += v[k];
+    }
     combined = workgroup_sum(combined);
     if (gl_LocalInvocationIndex == 0) {
         call.out_.sum = combined;

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# cuda/exact against cuda/single-pass, and nccl/exact on one GPU against cuda/exact, on the GPU
+# machine from a release build: the GPU test cases of both exact backends (and the single-pass
+# suite, whose launch they share), compute-sanitizer's memcheck, racecheck and synccheck on a few of
+# them, then batched times per size and the speed ratios against the targets (gpu/PERFORMANCE.md,
+# "cuda/exact"). Logs, the CSV and ratios.txt go to $OUT (default ./exact-speed). Exit status:
+# non-zero when a test or a sanitizer fails; a missed speed target is printed, not an error.
+#
+#   scripts/exact_speed_check.sh [BUILD_DIR]    (default build/release; a scripts/bundle.sh bundle works too)
+#   env: SIZES (default every second power 2^16..2^30), DTYPES (default f32; f32,f64,f16,bf16 for
+#        every element type, each judged against cuda/single-pass in the same type), REPS (default 5),
+#        BACKENDS (default cuda/single-pass,cuda/exact,nccl/exact), LARGE=0 to skip the
+#        2^31-element cases (run last; a minute or two of host-side input)
+#   The element types at the sizes of their target, in about five minutes:
+#     DTYPES=f32,f64,f16,bf16 SIZES=2^24,2^26,2^28,2^30 BACKENDS=cuda/single-pass,cuda/exact REPS=3 LARGE=0 \
+#       scripts/exact_speed_check.sh
+set -uo pipefail
+
+build=${1:-build/release}
+out=${OUT:-exact-speed}
+sizes=${SIZES:-2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30}
+dtypes=${DTYPES:-f32}
+reps=${REPS:-5}
+backends=${BACKENDS:-cuda/single-pass,cuda/exact,nccl/exact}
+large=${LARGE:-1}
+mkdir -p "$out"
+status=0
+# A program of the build (under tests/ or tools/) or of a bundle (all in one folder).
+bin() {
+    local path
+    for path in "$build/$1" "$build/tests/$1" "$build/tools/$1"; do
+        [[ -x $path ]] && { echo "$path"; return; }
+    done
+    echo "$build/$1"
+}
+summary=()
+
+# run NAME TIMEOUT COMMAND...: the command's output to $OUT/NAME.log; a non-zero exit fails the check.
+run() {
+    local name=$1 limit=$2
+    shift 2
+    timeout "$limit" "$@" > "$out/$name.log" 2>&1
+    local rc=$?
+    summary+=("$name: rc=$rc $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?|ERROR SUMMARY|RACECHECK SUMMARY' "$out/$name.log" | tr '\n' ' ')")
+    grep -E '^\[  FAILED  \]' "$out/$name.log" | head -20
+    ((rc == 0)) || status=1
+}
+
+nvidia-smi -L | tee "$out/gpu.txt"
+large_cases='*AboveTwoTo31*:*Above2To31*'
+
+# The tests: every case of the two exact backends (CPU bits against GPU bits included).
+run exact_backends 300 "$(bin exact_backends_test)" \
+    --gtest_filter="*/cuda_exact:*/nccl_exact:ExactBackends.*:ExactWords.*-$large_cases"
+run gpu_backends 300 "$(bin gpu_backends_test)" --gtest_filter="*/cuda_exact:CudaElementTypes.*-$large_cases"
+run scale_out 120 "$(bin scale_out_test)" --gtest_filter='*/nccl_exact'
+# On the GPU machine no case of the two may be skipped (a skip here means no usable device).
+if grep -E '^\[  SKIPPED \] .*/(cuda|nccl)_exact' "$out"/exact_backends.log "$out"/gpu_backends.log "$out"/scale_out.log | sort -u | head -5 | grep .; then
+    summary+=("skipped GPU cases: see above")
+    status=1
+fi
+run gpu_single_pass 300 "$(bin gpu_single_pass_test)"
+if [[ -x $(bin single_pass_sweep) ]]; then run single_pass_check 300 "$(bin single_pass_sweep)" --check; fi
+
+# The sanitizers on a few cases: odd sizes and unaligned starts (one block to a full grid), NaN and
+# Inf, doubles (whose warps' digits take shared-memory atomics), the 16-bit types, nccl/exact.
+sanitized='Registry/EveryExactBackend.OddSizesAndUnalignedStarts/cuda_exact:Registry/EveryExactBackend.TiesRoundToEven/cuda_exact:Registry/EveryExactBackend.DoublesOddSizesAndUnalignedStarts/cuda_exact'
+run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 99 "$(bin exact_backends_test)" \
+    --gtest_filter="$sanitized:Registry/EveryExactBackend.NanAndInfinityAsIeeeAdditionGivesThem/cuda_exact:Registry/EveryExactBackend.SixteenBitInputs/cuda_exact:Registry/EveryExactBackend.OddSizesAndUnalignedStarts/nccl_exact"
+run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 99 "$(bin exact_backends_test)" --gtest_filter="$sanitized"
+run synccheck 300 compute-sanitizer --tool synccheck --error-exitcode 99 "$(bin exact_backends_test)" --gtest_filter="$sanitized"
+
+# Batched times, the backends side by side in one run.
+csv=$out/exact_speed.csv
+rm -f "$csv"
+timeout 900 "$(bin accumulate_bench)" --backend="$backends" --gpus=1 --sizes="$sizes" \
+    --dtype="$dtypes" --benchmark_filter=/batched --benchmark_repetitions="$reps" --csv="$csv" > "$out/bench.log" 2>&1
+summary+=("bench: rc=$? $(grep -c . "$csv" 2>/dev/null) csv lines")
+python3 - "$csv" > "$out/ratios.txt" <<'PY'
+import csv, collections, sys
+rows = collections.defaultdict(dict)
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["timing"] == "batched":
+        rows[(r.get("dtype", "f32"), int(r["n"]))][r["backend"]] = float(r["time_ns_median"]) / 1e3
+print(f"{'dtype':<5} {'n':>6} {'single-pass us':>15} {'exact us':>9} {'nccl us':>9} {'exact/sp':>9} target {'nccl/exact':>10} target")
+for (dtype, n), t in sorted(rows.items()):
+    sp, ex, nc = t.get("cuda/single-pass"), t.get("cuda/exact"), t.get("nccl/exact")
+    log2 = n.bit_length() - 1
+    speed = sp / ex if sp and ex else float("nan")
+    goal = 0.9 if log2 >= 20 else 0.7
+    nccl = ex / nc if ex and nc else float("nan")
+    # Below 2^26 an NCCL call's own few microseconds (nccl/sum's 1-GPU rows) decide nccl/exact's time.
+    nccl_verdict = ("ok  " if nccl >= 0.95 else "MISS") + "(0.95)" if log2 >= 26 and nc else "-"
+    print(f"{dtype:<5} 2^{log2:<4} {sp or float('nan'):15.2f} {ex or float('nan'):9.2f} {nc or float('nan'):9.2f} "
+          f"{speed:8.2f}x {'ok  ' if speed >= goal else 'MISS'}({goal}) {nccl:9.2f}x {nccl_verdict}")
+PY
+
+# Above 2^31 elements (32-bit indices would wrap), last: most of it is the host making the input.
+if ((large)); then
+    run exact_backends_large 600 "$(bin exact_backends_test)" --gtest_filter=ExactBackends.AboveTwoTo31ElementsOnTheGpu
+    run gpu_backends_large 600 "$(bin gpu_backends_test)" --gtest_filter=Registry/EveryCudaBackend.ExactAbove2To31Elements/cuda_exact
+fi
+
+echo "==== summary"
+printf '%s\n' "${summary[@]}"
+cat "$out/ratios.txt"
+exit $status
