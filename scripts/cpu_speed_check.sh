@@ -33,7 +33,7 @@ cpus=$(nproc)
 most=$((cpus < 16 ? cpus : 16))
 {
     echo "machine: $("$bench" --machine)  version: $("$bench" --version 2>/dev/null || true)"
-    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|L2|L3)'
+    lscpu | grep -E '^(Model name|CPU\(s\)|Thread|L2|L3)' || true
 } | tee "$out/machine.txt"
 
 run() {  # run NAME ARGS...: one harness run, its CSV and log under $out
@@ -72,6 +72,9 @@ def size(n):
     n = int(n)
     return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
 
+def ratio(gbps, a, b):
+    return "%.2f" % (gbps[a] / gbps[b]) if a in gbps and b in gbps else "-"
+
 def table(title, columns, lines):
     print("\n" + title)
     width = max(6, *(len(c) for c in columns)) + 2
@@ -105,7 +108,7 @@ for r in rows("sweep"):
 if sweep:
     threads = sorted(sweep)
     lines = [(b, ["%.1f" % sweep[t].get(b, float("nan")) for t in threads]) for b in ["cpu/exact/parallel", "cpu/pool/simd"]]
-    lines.append(("exact / pool", ["%.2f" % (sweep[t]["cpu/exact/parallel"] / sweep[t]["cpu/pool/simd"]) for t in threads]))
+    lines.append(("exact / pool", [ratio(sweep[t], "cpu/exact/parallel", "cpu/pool/simd") for t in threads]))
     n = size(rows("sweep")[0]["n"])
     table("n=%s, GB/s by threads; exact/parallel over pool/simd (target >= 0.95)" % n, [str(t) for t in threads], lines)
 
@@ -119,7 +122,6 @@ if threaded:
     names = sorted({b for d in threaded.values() for b in d})
     lines = [(b, ["%.1f" % threaded[n].get(b, float("nan")) for n in sizes]) for b in names]
     for plain in ["yardstick/threads/avx512/f64-8", "yardstick/threads/avx512/f32-4"]:
-        lines.append(("threads/simd / " + plain.split("/")[-1],
-                      ["%.2f" % (threaded[n]["cpu/threads/simd"] / threaded[n][plain]) for n in sizes]))
+        lines.append(("threads/simd / " + plain.split("/")[-1], [ratio(threaded[n], "cpu/threads/simd", plain) for n in sizes]))
     table("%s threads, GB/s; cpu/threads/simd over the plain std::thread loops" % t, [size(n) for n in sizes], lines)
 EOF
