@@ -31,7 +31,7 @@ def test_the_manifest_carries_the_harness_columns_machine_and_rules(bench, tmp_p
     assert given.context["machine"] == run_bench(bench, "--machine").stdout.strip()
     assert given.context["version"] == run_bench(bench, "--version").stdout.strip()  # the rows' version column
     assert given.rules == handoff.Rules(repetitions=5, min_time_s=0.05, min_warmup_s=0.02, l2_rotation_factor=4,
-                                        copy_alignment=256, batch_bytes=64 << 20, min_batch=2, max_batch=1024,
+                                        copy_alignment=256, batch_bytes=4 << 30, min_batch=2, max_batch=1024,
                                         interleave=True)
     assert [(i.n, i.dtype, i.label, i.seed) for i in given.inputs] == [(1000, "f32", "uniform", 42)]
 
