@@ -147,7 +147,7 @@ def size_label(rows: pd.DataFrame) -> str:
     """The size axis' label: what the bytes under each 2^k are of, or that they differ."""
     names = "/".join(DTYPE_TITLE.get(d, d) for d in sorted(set(rows["dtype"])))
     if element_bytes(rows) is None:
-        return f"array size: elements $2^k$; bytes differ by element type ({names})  (log₂ scale)"
+        return "array size: elements $2^k$ (log₂; bytes differ by element type)"
     return f"array size: elements $2^k$ (top) and bytes of {names} (bottom)  (log₂ scale)"
 
 

@@ -14,6 +14,7 @@ import style
 NAME = "portable"
 ROW_HEIGHT = 3.0
 REFERENCE = "cuda"
+DTYPE = "f32"  # one element type: a size's fastest row of another would read other bytes
 APIS = {"opencl": ("OpenCL", "tab:green"), "vulkan": ("Vulkan", "tab:red")}
 # Speed against CUDA's fastest reduction that each size band aims at (time per call at most 1.5x CUDA's
 # where a call is launch latency, then a share of its bandwidth): (first n, last n, least speed).
@@ -21,8 +22,9 @@ TARGETS = [(2**10, 2**20, 1 / 1.5), (2**22, 2**24, 0.9), (2**26, 2**31, 0.97)]
 
 
 def fastest_per_size(rows, device: str):
-    """Per n, the device's fastest reduction: (n, time_ns, series), sorted by n."""
-    r = rows[(rows["device"] == device) & (rows["role"] == "reduction") & (rows["accumulator"] != "exact")]
+    """Per n, the device's fastest float32 reduction: (n, time_ns, series), sorted by n."""
+    r = rows[(rows["device"] == device) & (rows["role"] == "reduction") & (rows["accumulator"] != "exact")
+             & (rows["dtype"] == DTYPE)]
     best = r.loc[r.groupby("n")["time_ns"].idxmin()].sort_values("n")
     return list(zip(best["n"], best["time_ns"], best["series"]))
 
@@ -34,8 +36,8 @@ def draw(t, out: Path, written: list[Path]) -> str | None:
                 and ((s["machine"] == m) & s["device"].isin(list(APIS))).any()]
     if not machines:
         return "portable plot skipped: no machine ran a CUDA reduction and an OpenCL or Vulkan one"
-    fig, axes = style.figure(len(machines), 2, ROW_HEIGHT, "The same card through CUDA, OpenCL and Vulkan: "
-                             f"each API's fastest reduction per size ({t.timing})",
+    fig, axes = style.figure(len(machines), 2, ROW_HEIGHT, "One card, three APIs: "
+                             f"each API's fastest float32 reduction per size ({t.timing})",
                              extra=style.legend_height(4, 4))
     for (left, right), machine in zip(axes, machines):
         rows = s[s["machine"] == machine]
