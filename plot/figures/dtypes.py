@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
 import shootout_csv as sc
 import style
@@ -58,6 +59,12 @@ def draw(t, out: Path, written: list[Path], inputs: list[str] = DEFAULT_INPUTS, 
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_ylim(floor / 3, top * 3)
+            # Plain numbers: the decades, or across a narrow GB/s range three ticks of two digits.
+            lo, hi = group["gbps"].min(), group["gbps"].max()
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+            if hi / lo < 20:
+                ax.xaxis.set_major_locator(FixedLocator(sorted({float(f"{v:.2g}") for v in np.geomspace(lo, hi, 3)})))
+                ax.xaxis.set_minor_formatter(NullFormatter())
             ax.set_xlabel("GB/s (log)", fontsize=7)
             ax.tick_params(labelsize=6)
             ax.grid(True, which="both", alpha=0.2)
