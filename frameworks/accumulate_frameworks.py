@@ -220,6 +220,23 @@ def plan(backends: list[Backend], item: handoff.Input, rules: handoff.Rules, out
     return cases
 
 
+def unavailable_lines(by_reason: dict[str, list[str]], registered: list[str]) -> list[str]:
+    """One line per reason, as accumulate_bench prints them: a backend alone by name; several as
+    `family/*` where every registered backend of that family shares the reason, else by name."""
+    lines = []
+    for reason, names in by_reason.items():
+        if len(names) == 1:
+            lines.append(f"unavailable here: {names[0]}: {reason}")
+            continue
+        shown = []
+        for family in dict.fromkeys(name.split("/")[0] for name in names):
+            members = [n for n in names if n.split("/")[0] == family]
+            whole = sorted(members) == sorted(n for n in registered if n.split("/")[0] == family)
+            shown += [f"{family}/*"] if whole and len(members) > 1 else members
+        lines.append(f"unavailable here: {', '.join(shown)} ({len(names)} backends): {reason}")
+    return lines
+
+
 def run(options: Options) -> int:
     backends, unmatched = select(all_backends(options.fsum_max), options.backend)
     for pattern in unmatched:
@@ -230,13 +247,15 @@ def run(options: Options) -> int:
         print("no framework backend selected; the framework backends: "
               + ", ".join(b.name for b in all_backends(options.fsum_max)))
         return 0
-    runnable = []
+    runnable, unavailable = [], {}
     for backend in backends:
         reason = backend.unavailable_reason()
         if reason:
-            print(f"unavailable here: {backend.name}: {reason}")
+            unavailable.setdefault(reason, []).append(backend.name)
         else:
             runnable.append(backend)
+    for line in unavailable_lines(unavailable, [b.name for b in all_backends(options.fsum_max)]):
+        print(line)
     if not runnable:
         print("accumulate_frameworks: none of the selected framework backends can run here (see above)", file=sys.stderr)
         return 1

@@ -138,11 +138,18 @@ def test_gpu_frameworks_that_are_not_installed_are_unavailable_with_the_reason(b
     monkeypatch.setattr(cupy_sum, "_at_import", {})
     assert runner.run(runner.parse_command_line([f"--bench={bench}", "--backend=cuda"])) == 1
     captured = capsys.readouterr()
-    for name, reason in [("torch/sum", "PyTorch is not installed"), ("cupy/sum", "CuPy is not installed"),
-                         ("cupy/sum-cub", "CuPy is not installed"), ("jax/sum", "JAX is not installed"),
-                         ("cuda.compute/reduce_into", "cuda.compute is not installed")]:
+    for name, reason in [("torch/sum", "PyTorch is not installed"), ("cupy/* (3 backends)", "CuPy is not installed"),
+                         ("jax/sum", "JAX is not installed"), ("cuda.compute/reduce_into", "cuda.compute is not installed")]:
         assert f"unavailable here: {name}: {reason}" in captured.out
     assert "none of the selected framework backends can run here" in captured.err
+
+
+def test_unavailable_backends_sharing_a_reason_take_one_line():
+    registered = ["cupy/sum", "cupy/sum-cub", "cupy/sum-no-accelerators", "numpy/sum", "numpy/math.fsum"]
+    lines = runner.unavailable_lines({"no CuPy": ["cupy/sum", "cupy/sum-cub", "cupy/sum-no-accelerators"],
+                                      "no NumPy": ["numpy/sum"], "both": ["cupy/sum-cub", "numpy/sum"]}, registered)
+    assert lines == ["unavailable here: cupy/* (3 backends): no CuPy", "unavailable here: numpy/sum: no NumPy",
+                     "unavailable here: cupy/sum-cub, numpy/sum (2 backends): both"]
 
 
 def fake_module(monkeypatch, name: str, **attributes) -> types.ModuleType:
