@@ -4,8 +4,8 @@
 //   SUBGROUPS  the work-group's sum by sub-group reductions (cl_khr_subgroups) instead of a tree
 //              in local memory
 //   F64        the input, and every sum, double (cl_khr_fp64); float otherwise
-// Every kernel takes the input as a buffer, an element offset into it (a multiple of 64: 256-byte
-// aligned), and n. Partitions and trees depend on n and the launch shape alone, so a kernel that
+// Every kernel but no_work takes the input as a buffer, an element offset into it (a multiple of 64:
+// 256-byte aligned), and n. Partitions and trees depend on n and the launch shape alone, so a kernel that
 // combines in a fixed order gives the same bits on every call.
 #ifdef SUBGROUPS
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
@@ -120,3 +120,6 @@ kernel void read_all(global const float* in, ulong offset, ulong n, global float
     if (get_local_id(0) == 0) out[get_group_id(0)] = sum;
 }
 #endif
+
+// The launch floor (opencl/baseline/launch): a kernel that does nothing, what any launch costs.
+kernel void no_work(void) {}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "bench/device_timing.hpp"
@@ -31,11 +32,12 @@ public:
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
         sum_->enqueue(queue_, buffer_of(input), offset, out_);
-        to_host_ = result_to_host;
+        to_host_ = result_to_host && kind_ != ResultKind::none;
         if (to_host_) queue_.read(out_.get(), bytes(), host_out_.data());
     }
 
     double result() override {
+        if (kind_ == ResultKind::none) return std::numeric_limits<double>::quiet_NaN();
         if (!to_host_)
             check(clEnqueueReadBuffer(queue_.command_queue(), out_.get(), CL_TRUE, 0, bytes(), host_out_.data(), 0, nullptr, nullptr),
                   "reading the sum");
@@ -70,9 +72,14 @@ std::string LaunchShape::describe() const {
 
 int loads_in_flight() { return static_cast<int>(std::clamp<unsigned>(device_properties().cache_line / 32, 1, 8)); }
 
+std::size_t simd_width(const Kernel& kernel) {
+    const auto multiple = kernel_info<std::size_t>(kernel, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+    return std::clamp<std::size_t>(multiple, 1, std::max<std::size_t>(kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE), 1));
+}
+
 LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes) {
     const DeviceProperties& device = device_properties();
-    const auto multiple = std::max<std::size_t>(kernel_info<std::size_t>(kernel, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), 1);
+    const std::size_t multiple = simd_width(kernel);
     const auto most = kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE);
     LaunchShape shape;
     shape.loads = loads_in_flight();

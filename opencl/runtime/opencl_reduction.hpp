@@ -18,9 +18,10 @@
 
 namespace shootout::opencl {
 
-// What a backend's kernels leave in `out`: a float, or the bits of a double (the exact kernel needs
-// no cl_khr_fp64 to return one).
-enum class ResultKind { f32, f64_bits };
+// What a backend's kernels leave in `out`: a float, the bits of a double (the exact kernel needs no
+// cl_khr_fp64 to return one), or nothing (the launch floor sums nothing: its result is NaN, and no
+// copy back is enqueued).
+enum class ResultKind { f32, f64_bits, none };
 
 // One backend's device work for one input size, made before timing.
 class KernelSum {
@@ -51,6 +52,9 @@ struct LaunchShape {
 };
 // The loads in flight for this device (the build option a kernel's program needs before the shape).
 int loads_in_flight();
+// The kernel's SIMD width on the device: its preferred work-group size multiple (a warp, a wavefront,
+// a CPU's vector lanes), at least 1 and at most the kernel's largest work-group.
+std::size_t simd_width(const Kernel& kernel);
 LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes);
 
 struct OpenCLBackendSpec {

@@ -1,9 +1,18 @@
-// vulkan/baseline/read, the ceiling vulkan/* rows are judged against: how fast this device reads the
-// input through Vulkan. The single-pass dispatch's loads and subgroup reduction, but each workgroup
-// adds its sum to the result with one float atomicAdd instead of the slots and the ticket: no
-// combine, the order of the adds not fixed.
+// What vulkan/* rows are judged against. vulkan/baseline/read: how fast this device reads the input
+// through Vulkan: the single-pass dispatch's loads and subgroup reduction, but each workgroup adds
+// its sum to the result with one float atomicAdd instead of the slots and the ticket: no combine, the
+// order of the adds not fixed. vulkan/baseline/launch: the least a call costs, one empty dispatch
+// recorded as every reduction's is (barrier, pipeline, push constants, dispatch); with the read's
+// best bandwidth it makes the roofline.
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
 
+#include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/vulkan_queue.hpp"
 #include "vulkan/runtime/vulkan_reduction.hpp"
 
 namespace shootout::vulkan {
@@ -11,6 +20,31 @@ namespace {
 
 constexpr std::uint32_t kReadSpirv[] = {
 #include "vulkan/shaders/read.spv.inc"
+};
+constexpr std::uint32_t kNoWorkSpirv[] = {
+#include "vulkan/shaders/no_work.spv.inc"
+};
+
+// One workgroup of one subgroup (the driver's size) that does nothing.
+class EmptyDispatch final : public DeviceCall {
+public:
+    explicit EmptyDispatch(VulkanQueue& queue) : queue_(queue), workgroup_size_(queue.context().facts().subgroup_size) {
+        const std::uint32_t constants[] = {workgroup_size_};
+        pipeline_ = queue.context().pipeline(kNoWorkSpirv, constants, 0);
+    }
+
+    void enqueue(DeviceQueue::Memory&, std::size_t, bool) override {
+        const std::array<std::byte, kPushConstantBytes> unread{};
+        queue_.dispatch(pipeline_, unread.data(), 1);
+    }
+    // Reads nothing, sums nothing: NaN, so that no one reads its error column as a result.
+    double result() override { return std::numeric_limits<double>::quiet_NaN(); }
+    std::string configuration() const override { return "workgroups=1 workgroup=" + std::to_string(workgroup_size_); }
+
+private:
+    VulkanQueue& queue_;
+    std::uint32_t workgroup_size_;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
 };
 
 [[maybe_unused]] const bool registered_read = register_vulkan_backend({
@@ -21,6 +55,13 @@ constexpr std::uint32_t kReadSpirv[] = {
     .spirv = kReadSpirv,
     .reduce = WorkgroupReduce::subgroup,
     .finish = Finish::atomic,
+});
+[[maybe_unused]] const bool registered_launch = register_vulkan_call({
+    .name = "vulkan/baseline/launch",
+    .description = "the launch floor: one empty dispatch of one workgroup (one subgroup) per call, recorded as the reductions' "
+                   "are, reading nothing; result NaN (no sum)",
+    .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::launch_floor},
+    .make = [](VulkanQueue& queue, Elements) { return std::make_unique<EmptyDispatch>(queue); },
 });
 
 }  // namespace

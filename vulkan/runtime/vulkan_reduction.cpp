@@ -152,4 +152,20 @@ bool register_vulkan_backend(VulkanBackendSpec spec) {
     }));
 }
 
+bool register_vulkan_call(VulkanCallSpec spec) {
+    auto shared = std::make_shared<const VulkanCallSpec>(std::move(spec));
+    return register_backend(device_backend({
+        .name = shared->name,
+        .device = kDevice,
+        .description = shared->description,
+        .traits = shared->traits,
+        .unavailable_reason = why_no_device,
+        .device_info = device_info,
+        .parts = {
+            .make_queue = [] { return std::make_unique<VulkanQueue>(); },
+            .make_call = [shared](DeviceQueue& queue, Elements input) { return shared->make(static_cast<VulkanQueue&>(queue), input); },
+        },
+    }));
+}
+
 }  // namespace shootout::vulkan

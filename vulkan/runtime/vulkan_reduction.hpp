@@ -1,17 +1,23 @@
 // What every Vulkan backend shares: the Vulkan queue of the device-neutral timing layer
 // (bench/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
 // launch shape chosen from the device, and the result's copy back. A backend supplies one SPIR-V
-// module of vulkan/shaders/reduce.comp and says what it needs of the device.
+// module of vulkan/shaders/reduce.comp and says what it needs of the device; one that sums nothing
+// (the launch floor) supplies its own call on the same queue.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 
 #include "bench/backend.hpp"
+#include "bench/device_timing.hpp"
 
 namespace shootout::vulkan {
+
+class VulkanQueue;
 
 // How a module's workgroups reduce and finish (reduce.comp's WORKGROUP_REDUCE_SUBGROUP and
 // FINISH_ATOMIC).
@@ -46,5 +52,15 @@ LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t elem
 // Registers the backend with the harness: device timestamps, rotated inputs, the host-to-device
 // transfer variant, availability from the device and what the module needs of it. Returns true.
 bool register_vulkan_backend(VulkanBackendSpec spec);
+
+// A backend whose call is no reduce.comp module (the launch floor): float32 input, available wherever
+// there is a device, its call made by `make` on the queue every vulkan/* backend uses.
+struct VulkanCallSpec {
+    std::string name;
+    std::string description;
+    Traits traits;
+    std::function<std::unique_ptr<DeviceCall>(VulkanQueue& queue, Elements input)> make;
+};
+bool register_vulkan_call(VulkanCallSpec spec);
 
 }  // namespace shootout::vulkan
