@@ -1,6 +1,7 @@
 // The checks every device API's suite (gpu_backends_test, opencl_backends_test,
 // vulkan_backends_test) makes of each of its backends in one element type T: called inside
-// for_each_element_type, each through device_sum() (tests/backend_test_support.hpp).
+// for_each_element_type, each through device_sum() (tests/backend_test_support.hpp); and of its
+// launch floor, which sums nothing.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,12 +9,16 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <map>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "bench/backend.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
+#include "tests/sweep_support.hpp"
 
 namespace shootout::device_checks {
 
@@ -78,6 +83,47 @@ void nan_and_infinity_propagate(const Backend& backend) {
             EXPECT_EQ(device_sum(backend, std::span<const T>(v)), -std::numeric_limits<double>::infinity())
                 << "-Inf at " << where << " of " << n;
         }
+}
+
+// A launch floor (Role::launch_floor) reads nothing and sums nothing: NaN after an isolated call, a
+// timed transfer and a batch of `calls`, on no, one and 10^6 elements, each timing a positive time.
+inline void a_launch_floor_sums_nothing(const Backend& backend, int calls) {
+    EXPECT_EQ(backend.traits.role, Role::launch_floor);
+    EXPECT_EQ(backend.traits.accumulator, Accumulator::none);
+    EXPECT_EQ(backend.traits.order, Order::unordered);
+    EXPECT_TRUE(backend.batches);
+    for (std::size_t n : {0u, 1u, 1000003u}) {
+        const auto data = small_integers(n, 8, 7);
+        for (bool transfer : {false, true}) {
+            auto reduction = backend.prepare(data, {.include_transfer = transfer, .batch = calls});
+            const std::optional<double> seconds = reduction->run();
+            ASSERT_TRUE(seconds) << "n=" << n;
+            EXPECT_TRUE(std::isfinite(*seconds) && *seconds > 0) << "n=" << n << " isolated: " << *seconds;
+            EXPECT_TRUE(std::isnan(reduction->result())) << "n=" << n << (transfer ? " with transfer" : "");
+            if (transfer) continue;
+            const double batch = reduction->run_batch(calls);
+            EXPECT_TRUE(std::isfinite(batch) && batch > 0) << "n=" << n << " batched: " << batch;
+            EXPECT_TRUE(std::isnan(reduction->result())) << "n=" << n << " after a batch";
+        }
+    }
+}
+
+// The floor's rows through the whole harness: at each size an isolated and a batched row, role
+// launch_floor, a finite positive time, result NaN.
+inline void a_launch_floor_measures_rows(const std::string& name) {
+    const SweepResult r = sweep({"--backend=" + name, "--sizes=2^10,2^16"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::map<std::string, int> timings;
+    for (const auto& row : r.rows) {
+        EXPECT_EQ(row.at("backend"), name);
+        EXPECT_EQ(row.at("role"), "launch_floor");
+        EXPECT_EQ(row.at("accumulator"), "none");
+        EXPECT_EQ(row.at("result"), "nan");
+        const double ns = std::stod(row.at("time_ns_median"));
+        EXPECT_TRUE(std::isfinite(ns) && ns > 0) << row.at("timing") << " n=" << row.at("n") << ": " << ns;
+        ++timings[row.at("timing")];
+    }
+    EXPECT_EQ(timings, (std::map<std::string, int>{{"batched", 2}, {"isolated", 2}}));
 }
 
 }  // namespace shootout::device_checks

@@ -29,6 +29,13 @@ std::vector<const Backend*> opencl_backends() {
     return list;
 }
 
+// The backends that sum: all but the launch floor (OpenCLLaunchFloor below).
+std::vector<const Backend*> opencl_summing_backends() {
+    std::vector<const Backend*> list = opencl_backends();
+    std::erase_if(list, [](const Backend* b) { return !sums(*b); });
+    return list;
+}
+
 class EveryOpenCLBackend : public ::testing::TestWithParam<const Backend*> {
 protected:
     void SetUp() override {
@@ -125,7 +132,7 @@ TEST_P(EveryOpenCLBackend, NamesItsDeviceAndLaunchShape) {
     EXPECT_NE(configuration.find("rotation_cache="), std::string::npos) << configuration;
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryOpenCLBackend, ::testing::ValuesIn(opencl_backends()), backend_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, EveryOpenCLBackend, ::testing::ValuesIn(opencl_summing_backends()), backend_test_name);
 // A build without OpenCL has no OpenCL backends to instantiate the suite with.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryOpenCLBackend);
 
@@ -153,7 +160,33 @@ TEST(OpenCLBuild, SaysWhyItHasNoOpenCLBackends) {
         EXPECT_TRUE(opencl_backends().empty());
         GTEST_SKIP() << *missing;
     }
-    EXPECT_EQ(opencl_backends().size(), 5u);
+    EXPECT_EQ(opencl_backends().size(), 6u);
+    EXPECT_EQ(opencl_summing_backends().size(), 5u);
+}
+
+// opencl/baseline/launch: one empty kernel per call on the reductions' queue, result NaN, its rows
+// timed isolated and batched like theirs; unavailable, with the API's reason, wherever they are.
+class OpenCLLaunchFloor : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (const auto missing = find_device_api(opencl::kDevice)->unbuilt) GTEST_SKIP() << *missing;
+        floor_ = find_backend("opencl/baseline/launch");
+        ASSERT_NE(floor_, nullptr);
+        const auto reason = floor_->why_unavailable();
+        EXPECT_EQ(reason, find_backend("opencl/single-pass")->why_unavailable());
+        if (reason) GTEST_SKIP() << *reason;
+    }
+    const Backend* floor_ = nullptr;
+};
+
+TEST_F(OpenCLLaunchFloor, SumsNothingAndTakesTime) { device_checks::a_launch_floor_sums_nothing(*floor_, 5); }
+
+TEST_F(OpenCLLaunchFloor, MeasuresIsolatedAndBatchedRows) { device_checks::a_launch_floor_measures_rows(floor_->name); }
+
+TEST_F(OpenCLLaunchFloor, OneWorkGroupOnTheReductionsDevice) {
+    EXPECT_EQ(floor_->device_info().name, find_backend("opencl/single-pass")->device_info().name);
+    const std::string configuration = floor_->prepare(small_integers(1000, 1, 6), {})->configuration();
+    EXPECT_NE(configuration.find("groups=1 "), std::string::npos) << configuration;
 }
 
 }  // namespace

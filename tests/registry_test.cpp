@@ -9,15 +9,17 @@ namespace shootout {
 namespace {
 
 // Each device API this build has backends for has exactly one ceiling: what its rows are judged
-// against. An unbuilt API has none, and says why.
-TEST(Registry, EveryDeviceHasOneCeiling) {
+// against; each but the host's one launch floor too, which with the ceiling's best bandwidth makes
+// the device's roofline (plot/shootout_csv.py). An unbuilt API has none, and says why.
+TEST(Registry, EveryDeviceHasOneCeilingAndEveryAcceleratorOneLaunchFloor) {
     ASSERT_EQ(device_apis().front().device, Device::cpu);
     for (const DeviceApi& api : device_apis()) {
-        int backends = 0, ceilings = 0;
+        int backends = 0, ceilings = 0, floors = 0;
         for (const auto& backend : registered_backends()) {
             if (backend.device != api.device) continue;
             ++backends;
             ceilings += backend.traits.role == Role::ceiling;
+            floors += backend.traits.role == Role::launch_floor;
         }
         if (api.unbuilt) {
             EXPECT_FALSE(api.unbuilt->empty()) << to_string(api.device);
@@ -26,6 +28,7 @@ TEST(Registry, EveryDeviceHasOneCeiling) {
         }
         EXPECT_GT(backends, 0) << to_string(api.device);
         EXPECT_EQ(ceilings, 1) << to_string(api.device);
+        EXPECT_EQ(floors, api.device == Device::cpu ? 0 : 1) << to_string(api.device);
     }
 }
 

@@ -34,6 +34,13 @@ std::vector<const Backend*> vulkan_backends() {
     return list;
 }
 
+// The backends that sum: all but the launch floor (VulkanLaunchFloor below).
+std::vector<const Backend*> vulkan_summing_backends() {
+    std::vector<const Backend*> list = vulkan_backends();
+    std::erase_if(list, [](const Backend* b) { return !sums(*b); });
+    return list;
+}
+
 class EveryVulkanBackend : public ::testing::TestWithParam<const Backend*> {
 protected:
     void SetUp() override {
@@ -155,11 +162,46 @@ TEST_P(EveryVulkanBackend, NamesItsDeviceDriverAndVersion) {
     EXPECT_FALSE(backend().prepare(std::vector<float>(100), {})->configuration().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryVulkanBackend, ::testing::ValuesIn(vulkan_backends()), backend_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, EveryVulkanBackend, ::testing::ValuesIn(vulkan_summing_backends()), backend_test_name);
 
 TEST(VulkanBuild, HasItsBackendsAndOneCeiling) {
     ASSERT_FALSE(find_device_api(vulkan::kDevice)->unbuilt);
-    EXPECT_EQ(vulkan_backends().size(), 3u);
+    EXPECT_EQ(vulkan_backends().size(), 4u);
+    EXPECT_EQ(vulkan_summing_backends().size(), 3u);
+}
+
+// vulkan/baseline/launch: one empty dispatch per call, recorded as the reductions' are, result NaN,
+// its rows timed isolated and batched like theirs (a batch longer than one submission's commands);
+// unavailable, with the API's reason, wherever they are. Validation errors fail it too.
+class VulkanLaunchFloor : public ::testing::Test {
+protected:
+    void SetUp() override {
+        floor_ = find_backend("vulkan/baseline/launch");
+        ASSERT_NE(floor_, nullptr);
+        const auto reason = floor_->why_unavailable();
+        EXPECT_EQ(reason, vulkan::why_no_device());
+        if (reason) GTEST_SKIP() << *reason;
+        errors_before_ = vulkan::validation_errors().size();
+    }
+    void TearDown() override {
+        if (!floor_ || floor_->why_unavailable()) return;
+        const auto errors = vulkan::validation_errors();
+        for (std::size_t e = errors_before_; e < errors.size(); ++e) ADD_FAILURE() << "Vulkan validation error: " << errors[e];
+    }
+    const Backend* floor_ = nullptr;
+
+private:
+    std::size_t errors_before_ = 0;
+};
+
+TEST_F(VulkanLaunchFloor, SumsNothingAndTakesTime) { device_checks::a_launch_floor_sums_nothing(*floor_, 70); }
+
+TEST_F(VulkanLaunchFloor, MeasuresIsolatedAndBatchedRows) { device_checks::a_launch_floor_measures_rows(floor_->name); }
+
+TEST_F(VulkanLaunchFloor, OneWorkgroupOfOneSubgroupOnTheReductionsDevice) {
+    EXPECT_EQ(floor_->device_info().name, find_backend("vulkan/single-pass")->device_info().name);
+    EXPECT_EQ(floor_->prepare(std::vector<float>(100), {})->configuration(),
+              "workgroups=1 workgroup=" + std::to_string(vulkan::context().facts().subgroup_size));
 }
 
 // The single-pass backends take doubles and sum them in double where the device has shaderFloat64,
