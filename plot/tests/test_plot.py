@@ -1024,6 +1024,19 @@ def test_the_gpu_ceiling_is_the_roofline_of_the_launch_floor_and_the_best_read()
     assert set(ryzen.loc[ryzen["device"] == "cuda", "ceiling_kind"]) <= {"read", ""}  # "": no ceiling of those bytes
 
 
+def test_opencl_and_vulkan_are_judged_against_their_own_rooflines():
+    speed = sc.select_timing(sc.speed_table(sc.read_csvs([str(H100)])), "batched")
+    sp = sc.with_ceiling(speed).set_index(["series", "n"])
+    for api, floor_ns in [("opencl", 6000), ("vulkan", 3500)]:
+        kinds = sp.loc[sp["device"] == api, "ceiling_kind"]
+        assert set(kinds) == {"roofline"}, api
+        # 2^10: that API's launch floor bounds the call, not CUDA's
+        assert sp.loc[(f"{api}/single-pass", 2**10), "ceiling"] == pytest.approx(4096 / floor_ns, rel=2e-3), api
+        assert not sp.loc[(f"{api}/single-pass", 2**10), "above_ceiling"], api
+    # the Vulkan read pays a fill a call: the single-pass outruns the read of as many bytes, not the roofline
+    assert sp.loc[("vulkan/single-pass", 2**10), "gbps"] > 1.5 * sp.loc[("vulkan/baseline/read", 2**10), "gbps"]
+
+
 def test_the_summary_flags_every_reduction_above_the_ceiling(plotted):
     out, _ = plotted
     text = (out / "summary.md").read_text()
