@@ -43,7 +43,8 @@ TEST_P(EveryCpuBackend, EmptyIsZero) {
     });
 }
 
-// One element, lane remainders, and starts off the vector alignment (by one and three elements); a
+// One element, lane remainders (of 8 and 16 lanes, and of the 32 values one 64-byte load of 16-bit
+// values widens into two vectors), and starts off the vector alignment (by one and three elements); a
 // 16-bit accumulator only up to the sizes whose every partial sum it holds exactly. The largest size
 // is a tenth for the 16-bit types: their loops are the float ones, and the suite runs under emulation.
 TEST_P(EveryCpuBackend, ExactOnLaneRemaindersAndUnalignedStarts) {
@@ -51,8 +52,8 @@ TEST_P(EveryCpuBackend, ExactOnLaneRemaindersAndUnalignedStarts) {
         const std::size_t largest = sizeof(T) == 2 ? 100003 : 1000003;
         const auto data = small_integers<T>(largest + 16, kExactMagnitude<T>, 1);
         const double most = exact_up_to(GetParam()->traits_for(element_type_of<T>).accumulator) / kExactMagnitude<T>;
-        for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{9}, std::size_t{15}, std::size_t{17}, std::size_t{33},
-                              std::size_t{1000}, largest})
+        for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{9}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                              std::size_t{31}, std::size_t{33}, std::size_t{48}, std::size_t{1000}, largest})
             for (std::size_t offset : {0u, 1u, 3u}) {
                 if (static_cast<double>(n) > most) continue;
                 const std::span<const T> input(data.data() + offset, n);

@@ -65,6 +65,25 @@ struct Avx2 {
         return load(lane);
     }
 
+    struct Pair {
+        Floats first, second;
+    };
+    // 16 16-bit values as two float vectors whose lanes hold them all, in an order only a sum may
+    // rely on: float16 by two F16C conversions of 16 bytes each, straight from memory; bfloat16 from
+    // one 32-byte load, the even values shifted into a float's upper half, the odd ones masked.
+    static Pair load_pair(const Float16* p) { return {load(p), load(p + 8)}; }
+    static Pair load_pair(const BFloat16* p) {
+        const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+        return {_mm256_castsi256_ps(_mm256_slli_epi32(h, 16)),
+                _mm256_castsi256_ps(_mm256_and_si256(h, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))))};
+    }
+    template <class Half>
+    static Pair load_first_pair(const Half* p, std::size_t count) {
+        Half lane[16] = {};
+        std::memcpy(lane, p, count * sizeof(Half));
+        return load_pair(lane);
+    }
+
     static Floats zero_where_not_finite(Floats t, Floats v) {
         const Floats magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), t);
         return _mm256_and_ps(_mm256_cmp_ps(magnitude, _mm256_set1_ps(__builtin_inff()), _CMP_LT_OQ), v);
@@ -122,6 +141,8 @@ struct Avx2 {
 //        leaves the 1 MiB L2: 102 -> 130 GB/s in L3, 41 -> 45 from DRAM; in L2 it costs 7%. 8 KiB
 //        ahead, as f64 and kahan here: 57 -> 67 GB/s at 2^23 floats against 4 KiB.
 //   f64: the same alternating adds: 67 -> 89 GB/s in L1/L2.
+//   halves, doubles: the f32 loop (32-byte loads of 16-bit values widened into two vectors, as
+//        AVX-512's 64-byte ones): the same prefetch a line.
 //   kahan: 6 chains (12 registers, the rest for temporaries and constants) against 4: 35 -> 45
 //        GB/s guarded; 7 and 8 spill and are slower. Unguarded first (simd_lanes.hpp), 4 adds a
 //        vector on the two add units: 60 GB/s in L1/L2/L3, where 4 chains read 0.94 of it and 8
@@ -133,6 +154,8 @@ struct Avx2 {
 struct Avx2Policy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 8192};
+    static constexpr Loop halves = f32;
+    static constexpr Loop doubles = f32;
     static constexpr Loop kahan{.accumulators = 6, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop exact{.accumulators = 2, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;

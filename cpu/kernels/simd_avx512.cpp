@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include <cfloat>
+#include <cstdint>
 
 #include "cpu/kernels/simd_exact.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
@@ -54,6 +55,27 @@ struct Avx512 {
     template <class Half>
     static Floats load_first(const Half* p, std::size_t count) {
         return from_halves(p, _mm256_maskz_loadu_epi16(static_cast<__mmask16>((1u << count) - 1), p));
+    }
+
+    struct Pair {
+        Floats first, second;
+    };
+    // 32 16-bit values as two float vectors whose lanes hold them all, in an order only a sum may
+    // rely on. float16: two vcvtph2ps of 32 bytes each, straight from memory. bfloat16: one 64-byte
+    // load; the even values shifted into a float's upper half (vpslld), the odd ones already there
+    // (vpandd clears the even ones beside them): two operations per 32 values, against four for two
+    // zero-extending loads.
+    static Pair load_pair(const Float16* p) { return {load(p), load(p + 16)}; }
+    static Pair load_first_pair(const Float16* p, std::size_t count) {
+        return {load_first(p, count < 16 ? count : 16), count > 16 ? load_first(p + 16, count - 16) : Floats{}};
+    }
+    static Pair split(__m512i h) {
+        return {_mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xFFFF, h, 16)),
+                _mm512_castsi512_ps(_mm512_and_si512(h, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))))};
+    }
+    static Pair load_pair(const BFloat16* p) { return split(_mm512_loadu_si512(p)); }
+    static Pair load_first_pair(const BFloat16* p, std::size_t count) {
+        return split(_mm512_maskz_loadu_epi16(static_cast<__mmask32>((std::uint64_t{1} << count) - 1), p));
     }
 
     static Floats zero_where_not_finite(Floats t, Floats v) {
@@ -122,6 +144,11 @@ struct Avx512 {
 //        caller's small chunk (oneTBB's 256 KiB leaves) may come from DRAM; 8 KiB ahead against 4,
 //        at the L3's size and twice it (2^23, 2^24 floats): 52 -> 62 and 45 -> 50 GB/s, the same
 //        elsewhere (prefetcht0; prefetchnta the same, prefetcht1 -40% in L3).
+//   halves (float16, bfloat16): 8 accumulators of 64-byte loads, each widened into two float vectors
+//        (Avx512::load_pair), prefetching 8 KiB ahead as f64: without prefetch the 16-bit loops read
+//        0.56-0.64 of the f32 loop's GB/s from the Xeon's DRAM at one thread, where f64 (prefetched,
+//        as many instructions a line) reads 0.9-1.0 (cpu/PERFORMANCE.md, "Element types").
+//   doubles: the f32 loop prefetching 8 KiB ahead, as f64.
 //   kahan: each accumulator is a dependency chain of 4 adds; 12 chains (24 of the 32 registers)
 //        give 124 GB/s in L2 against 108 for 8 (14 no better), guarded. Unguarded first
 //        (simd_lanes.hpp): 4 adds a vector on the two add units, 126-131 GB/s in L2 and L3, 12
@@ -135,6 +162,8 @@ struct Avx512Policy {
     static constexpr Loop f32{.accumulators = 8};
     static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 8192};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 8192};
+    static constexpr Loop halves{.accumulators = 8, .prefetch_bytes = 8192};
+    static constexpr Loop doubles{.accumulators = 8, .prefetch_bytes = 8192};
     static constexpr Loop kahan{.accumulators = 12, .prefetch_bytes = 8192};
     static constexpr Loop exact{.accumulators = 4, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;

@@ -33,7 +33,7 @@ using WidenFloat16 = void (*)(const Float16* x, std::size_t n, float* out);
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
 // float16 and bfloat16 values are widened into the float lanes as they are loaded: float16 by the
 // ISA's conversion (F16C's vcvtph2ps, AVX-512's, NEON's fcvtl, SVE's fcvt), bfloat16 by a 16-bit
-// left shift (it is a float's upper half).
+// left shift, or in odd lanes a mask (it is a float's upper half).
 float sum_avx2_f32(const float* x, std::size_t n);
 float sum_avx512_f32(const float* x, std::size_t n);
 float sum_neon_f32(const float* x, std::size_t n);

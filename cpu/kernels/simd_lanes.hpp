@@ -90,11 +90,13 @@ template <std::size_t Lanes, Loop L, class T, class Load, class LoadFirst, class
 
 // Plain lanes: L.accumulators vectors of Scalar (float lanes, floats widened into double lanes, or
 // double lanes). With Alternate, odd accumulators add through Isa::fma_add (x * 1 + acc: the same
-// rounding, the same bits), so that the adds share the add and the FMA units.
-template <class Isa, class Scalar, Loop L, bool Alternate, class T, class Load, class LoadFirst>
+// rounding, the same bits), so that the adds share the add and the FMA units. Each load reads
+// Vectors vectors' worth of elements and returns their lane sum (one full-width load of 16-bit
+// values widens into two float vectors).
+template <class Isa, class Scalar, Loop L, bool Alternate, std::size_t Vectors = 1, class T, class Load, class LoadFirst>
 [[gnu::always_inline]] inline Scalar sum_lanes(const T* x, std::size_t n, Load load, LoadFirst load_first) {
     using Vector = decltype(load(x));
-    constexpr std::size_t lanes = sizeof(Vector) / sizeof(Scalar);
+    constexpr std::size_t lanes = Vectors * sizeof(Vector) / sizeof(Scalar);
     Vector acc[L.accumulators];
     for (auto& a : acc) a = Vector{};
     for_each_vector<lanes, L>(x, n, load, load_first, [&](int a, Vector v) {
@@ -112,10 +114,28 @@ constexpr auto load = [](const auto* p) { return Isa::load(p); };
 template <class Isa>
 constexpr auto load_first = [](const auto* p, std::size_t count) { return Isa::load_first(p, count); };
 
-// Float lanes; float16 and bfloat16 values widened into them.
-template <class Isa, class Policy, class T>
-float sum_f32(const T* x, std::size_t n) {
+// Float lanes.
+template <class Isa, class Policy>
+float sum_f32(const float* x, std::size_t n) {
     return sum_lanes<Isa, float, Policy::f32, false>(x, n, load<Isa>, load_first<Isa>);
+}
+
+// float16 and bfloat16 values widened into float lanes, by the policy's halves loop: one
+// full-width load (a 64-byte line with AVX-512) widened into two float vectors (Isa::load_pair),
+// which are added before the running sum, so the loop spends one load and no shuffle a line.
+template <class Isa, class Policy, class Half>
+    requires(sizeof(Half) == 2)
+float sum_f32(const Half* x, std::size_t n) {
+    return sum_lanes<Isa, float, Policy::halves, false, 2>(
+        x, n,
+        [](const Half* p) {
+            const auto [first, second] = Isa::load_pair(p);
+            return Isa::add(first, second);
+        },
+        [](const Half* p, std::size_t count) {
+            const auto [first, second] = Isa::load_first_pair(p, count);
+            return Isa::add(first, second);
+        });
 }
 
 // The same lanes with the policy's f32_prefetched loop: the read ceiling's second candidate.
@@ -132,11 +152,11 @@ double sum_f64(const float* x, std::size_t n) {
         [](const float* p, std::size_t count) { return Isa::load_first_widened(p, count); });
 }
 
-// Doubles as they are, in double lanes: one load and one add per vector, as in sum_f32, so the
-// policy's f32 loop and plain adds (not yet tuned on double input).
+// Doubles as they are, in double lanes: one load and one add per vector, as in sum_f32, by the
+// policy's doubles loop.
 template <class Isa, class Policy>
 double sum_f64(const double* x, std::size_t n) {
-    return sum_lanes<Isa, double, Policy::f32, false>(x, n, load<Isa>, load_first<Isa>);
+    return sum_lanes<Isa, double, Policy::doubles, false>(x, n, load<Isa>, load_first<Isa>);
 }
 
 // out[i] = x[i]: float16 values widened a vector at a time, the last one masked and stored through

@@ -31,6 +31,18 @@ struct Neon {
     static uint16x4_t load_halves(const void* p) { return vld1_u16(static_cast<const std::uint16_t*>(p)); }
     static Floats load(const Float16* p) { return vcvt_f32_f16(vreinterpret_f16_u16(load_halves(p))); }
     static Floats load(const BFloat16* p) { return vreinterpretq_f32_u32(vshll_n_u16(load_halves(p), 16)); }
+    struct Pair {
+        Floats first, second;
+    };
+    // 8 16-bit values (16 bytes) as two float vectors: FCVTL and FCVTL2, or SHLL and SHLL2.
+    static Pair load_pair(const Float16* p) {
+        const float16x8_t h = vreinterpretq_f16_u16(vld1q_u16(reinterpret_cast<const std::uint16_t*>(p)));
+        return {vcvt_f32_f16(vget_low_f16(h)), vcvt_high_f32_f16(h)};
+    }
+    static Pair load_pair(const BFloat16* p) {
+        const uint16x8_t h = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+        return {vreinterpretq_f32_u32(vshll_n_u16(vget_low_u16(h), 16)), vreinterpretq_f32_u32(vshll_high_n_u16(h, 16))};
+    }
     // NEON has no masked load: the last count (< Lanes) values are copied into a zeroed array, then
     // loaded, so nothing past the end is read. Once per call, after the vector loop.
     template <std::size_t Lanes, class T>
@@ -46,6 +58,8 @@ struct Neon {
     static Doubles load_first(const double* p, std::size_t count) { return vld1q_f64(first<2>(p, count).data()); }
     template <class Half>
     static Floats load_first(const Half* p, std::size_t count) { return load(first<4>(p, count).data()); }
+    template <class Half>
+    static Pair load_first_pair(const Half* p, std::size_t count) { return load_pair(first<8>(p, count).data()); }
 
     // vcaltq: |t| < |inf|, false for infinities and NaN.
     static Floats zero_where_not_finite(Floats t, Floats v) {
@@ -72,6 +86,8 @@ struct Neon {
 struct NeonPolicy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 4096};
+    static constexpr Loop halves = f32;
+    static constexpr Loop doubles = f32;
     static constexpr Loop kahan{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = false;
     static constexpr bool kahan_uses_fma = false;

@@ -3,37 +3,57 @@
 #include <limits>
 #include <memory>
 
+#include "gpu/agents/single_pass.cuh"
 #include "gpu/primitives/block_reduce.cuh"
 #include "gpu/runtime/cuda_reduction.cuh"
 #include "gpu/runtime/device_buffer.cuh"
-#include "gpu/agents/grid_stride_agent.cuh"
-#include "gpu/runtime/launch_config.cuh"
+#include "gpu/runtime/programmatic_launch.cuh"
 
 namespace shootout::cuda {
 namespace {
 
-// The least a reduction must do: every byte loaded once with 16-byte loads, several in flight, one
-// float add per element, one atomicAdd per block. No second launch; the order is not fixed.
-__global__ void read_all(const float* __restrict__ in, std::size_t n, float* out) {
-    const float s = block_reduce<PlainSum<float>>(grid_stride_partial<PlainSum<float>>(in, n));
-    if (threadIdx.x == 0) atomicAdd(out, s);
+// The fastest read of the input that sums it: cuda/single-pass's loads (its tuned policy: tile
+// shape, loads in flight, grid, programmatic launch), each block's sum added to one float with an
+// atomicAdd instead of stored to a slot, and the block drawing the last ticket moves that float to
+// *out and zeroes it for the next call. No ordered combine, no memset between calls (which would end
+// the programmatic overlap): a reduction that reads as single-pass does can at best tie it.
+using ReadAcc = PlainSum<float>;
+using ReadPolicy = SinglePassTuning<ReadAcc, float>::Policy;
+
+// total and ticket: 0 before the launch, and 0 again after it.
+__global__ void __launch_bounds__(ReadPolicy::kBlockThreads, ReadPolicy::kMinBlocksPerSm)
+read_all(const float* __restrict__ in, std::size_t n, float* total, unsigned* ticket, float* out) {
+    pdl_launch_dependents();  // as single_pass_sum: the next call loads while this one finishes
+    const float s = block_reduce<ReadAcc>(thread_partial<ReadAcc, ReadPolicy, float>(in, n));
+    pdl_wait();  // total, ticket and *out may still be the previous call's
+    if (threadIdx.x != 0) return;
+    atomicAdd(total, s);
+    __threadfence();  // the add is visible device-wide before the ticket is taken
+    if (atomicInc(ticket, gridDim.x - 1) != gridDim.x - 1) return;
+    __threadfence();  // every other block's add is read after its ticket
+    *out = atomicExch(total, 0.0f);
 }
 
 class ReadAll final : public DeviceSum<float> {
 public:
-    explicit ReadAll(std::size_t n) : n_(n), launch_(resident_launch(read_all)) {
-        launch_.grid = covering_blocks(n, elements_per_block_pass(launch_.block), launch_.grid);
+    explicit ReadAll(std::size_t n)
+        : n_(n), grid_(single_pass_grid<ReadAcc, ReadPolicy, float>(n)), pdl_(kernel_has_griddepcontrol(read_all)), total_(1), ticket_(1) {
+        // On the legacy default stream, which the harness's stream does not wait for: finished here.
+        SHOOTOUT_CUDA_CHECK(cudaMemset(total_.get(), 0, sizeof(float)));
+        SHOOTOUT_CUDA_CHECK(cudaMemset(ticket_.get(), 0, sizeof(unsigned)));
+        SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     }
 
     void enqueue(float* in, float* out, cudaStream_t stream) override {
-        SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float), stream));
-        read_all<<<launch_.grid, launch_.block, 0, stream>>>(in, n_, out);
-        SHOOTOUT_CUDA_CHECK_LAUNCH(read_all);
+        launch(read_all, grid_, ReadPolicy::kBlockThreads, 0, stream, pdl_, in, n_, total_.get(), ticket_.get(), out);
     }
 
 private:
     std::size_t n_;
-    LaunchConfig launch_;
+    unsigned grid_;
+    bool pdl_;
+    DeviceBuffer<float> total_;
+    DeviceBuffer<unsigned> ticket_;
 };
 
 class DeviceCopy final : public DeviceSum<float> {
@@ -50,22 +70,25 @@ private:
     DeviceBuffer<float> copy_;
 };
 
-// The least any reduction pays per call: one launch of one warp that does nothing.
-__global__ void no_work() {}
+// The least any reduction pays per call: one warp that does nothing, launched as the one-launch
+// reductions launch (programmatically where the device can), so that in a stream of calls each
+// overlaps the one before as theirs do.
+__global__ void no_work() { pdl_launch_dependents(); }
 
 class EmptyLaunch final : public DeviceSum<float> {
 public:
-    void enqueue(float*, float*, cudaStream_t stream) override {
-        no_work<<<1, 32, 0, stream>>>();
-        SHOOTOUT_CUDA_CHECK_LAUNCH(no_work);
-    }
+    void enqueue(float*, float*, cudaStream_t stream) override { launch(no_work, 1, 32, 0, stream, pdl_); }
     // Reads nothing, sums nothing: NaN, like the copy.
     std::optional<double> host_result() const override { return std::numeric_limits<double>::quiet_NaN(); }
+
+private:
+    bool pdl_ = kernel_has_griddepcontrol(no_work);
 };
 
 [[maybe_unused]] const bool registered_read = register_cuda_backend({
     .name = "cuda/baseline/read",
-    .description = "achievable read bandwidth: one launch of 16-byte loads, float adds, one atomicAdd per block (order not fixed)",
+    .description = "achievable read bandwidth: cuda/single-pass's loads and launch, float adds, one atomicAdd per block instead of the ordered "
+                   "combine (order not fixed)",
     .traits = kAtomicBlocks(Role::ceiling),
     .make = [](std::size_t n, ElementType) { return std::make_unique<ReadAll>(n); },
 });
@@ -77,7 +100,8 @@ public:
 });
 [[maybe_unused]] const bool registered_launch = register_cuda_backend({
     .name = "cuda/baseline/launch",
-    .description = "the launch floor: one empty kernel of one warp per call, reading nothing; result NaN (no sum)",
+    .description = "the launch floor: one empty kernel of one warp per call, launched programmatically as the one-launch reductions are, "
+                   "reading nothing; result NaN (no sum)",
     .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::launch_floor},
     .make = [](std::size_t, ElementType) { return std::make_unique<EmptyLaunch>(); },
 });

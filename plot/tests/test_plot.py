@@ -1049,6 +1049,17 @@ def test_the_summary_flags_every_reduction_above_the_ceiling(plotted):
     assert row[2] == "`cuda/single-pass`" and row[4] == "91%"  # against the roofline, not the 2^10 read
 
 
+def test_the_committed_gpu_rows_stay_under_their_roofline():
+    """The GPU ceiling must be one on real data: no committed reduction on one GPU, in either
+    timing, more than the margin above max(launch floor, bytes / best read) of its machine and API."""
+    rows = sc.read_csvs([str(p) for p in sc.expand_paths([])])
+    speed = sc.speed_table(sc.one_device(sc.speed_rows(rows, explicit_input=False)))
+    gpu = sc.with_ceiling(speed[speed["device"].isin(["cuda", "opencl", "vulkan"])])
+    assert (gpu.loc[gpu["role"] == "reduction", "ceiling_kind"] == "roofline").all()
+    above = gpu[gpu["above_ceiling"]]
+    assert above.empty, above[["machine", "device", "series", "n", "timing", "gbps", "ceiling"]].to_string()
+
+
 def test_the_cost_model_gives_back_the_numbers_the_rows_were_made_from():
     speed = sc.select_timing(sc.speed_table(sc.read_csvs([str(H100)])), "batched")
     fits = sc.cost_model(speed).set_index("series")
