@@ -482,19 +482,24 @@ def ceilings(speed: pd.DataFrame) -> pd.DataFrame:
 
 # The roofline in time, per (machine, device, timing) with a launch_floor backend: a call takes at
 # least the floor (that backend's least time per call over its sizes: the launch reads nothing,
-# so its size does not matter) and at least its bytes over the best read bandwidth (the ceiling
-# backend's fastest GB/s at any size), so the ceiling of b bytes is b / max(floor, b / best).
+# so its size does not matter) and at least its bytes over the best read bandwidth, so the ceiling
+# of b bytes is b / max(floor, b / best). The floor is the API's and the timing's own (what a call
+# costs to launch and to wait for); the best read is the machine's memory's: the fastest GB/s of
+# any ceiling backend on that machine's devices with a floor, at any size, in either timing, since
+# no API or timing reads the same memory faster than the best read any of them achieved.
 # The read ceiling of each size alone is none at small sizes, where it pays the launch that a
 # one-launch reduction also pays and more. Not for +h2d rows, which a copy over PCIe bounds.
 ROOFLINE_KEY = ["machine", "device", "timing"]
 
 
 def rooflines(speed: pd.DataFrame) -> pd.DataFrame:
-    """Per ROOFLINE_KEY with both a launch floor and a ceiling: `floor_ns` and `best_gbps`."""
+    """Per ROOFLINE_KEY with a launch floor and a ceiling on its machine: `floor_ns` and `best_gbps`."""
     speed = speed[~speed["device"].str.endswith("+h2d")]
-    floor = speed[speed["role"] == "launch_floor"].groupby(ROOFLINE_KEY)["time_ns"].min().rename("floor_ns")
-    best = speed[speed["role"] == "ceiling"].groupby(ROOFLINE_KEY)["gbps"].max().rename("best_gbps")
-    return pd.concat([floor, best], axis=1, join="inner").reset_index()
+    floors = speed[speed["role"] == "launch_floor"]
+    floor = floors.groupby(ROOFLINE_KEY)["time_ns"].min().rename("floor_ns").reset_index()
+    reads = speed[(speed["role"] == "ceiling") & speed["device"].isin(floors["device"].unique())]
+    best = reads.groupby("machine")["gbps"].max().rename("best_gbps").reset_index()
+    return floor.merge(best, on="machine", how="inner")
 
 
 def roofline_gbps(nbytes, floor_ns, best_gbps):

@@ -1049,6 +1049,18 @@ def test_the_summary_flags_every_reduction_above_the_ceiling(plotted):
     assert row[2] == "`cuda/single-pass`" and row[4] == "91%"  # against the roofline, not the 2^10 read
 
 
+def test_the_roofline_reads_at_the_machine_best_read_in_any_api_and_timing():
+    """The floor is each API's and timing's own; the read rate is the memory's: one best per machine."""
+    speed = sc.speed_table(sc.read_csvs([str(H100)]))
+    roofs = sc.rooflines(speed)
+    on = roofs[roofs["machine"] == "h100-7a8b9c0d"]
+    assert set(on["device"]) == {"cuda", "opencl", "vulkan"} and set(on["timing"]) == {"batched", "isolated"}
+    reads = speed[(speed["machine"] == "h100-7a8b9c0d") & (speed["role"] == "ceiling")
+                  & speed["device"].isin(["cuda", "opencl", "vulkan"])]
+    assert set(on["best_gbps"]) == {reads["gbps"].max()}
+    assert on["floor_ns"].nunique() > 1  # each API and timing keeps its own floor
+
+
 def test_the_committed_gpu_rows_stay_under_their_roofline():
     """The GPU ceiling must be one on real data: no committed reduction on one GPU, in either
     timing, more than the margin above max(launch floor, bytes / best read) of its machine and API."""
