@@ -1061,6 +1061,13 @@ def test_the_roofline_reads_at_the_machine_best_read_in_any_api_and_timing():
     assert on["floor_ns"].nunique() > 1  # each API and timing keeps its own floor
 
 
+def test_every_committed_row_carries_one_version():
+    """results/*.csv and results/latency/*.csv are one build's: the README's results are one version."""
+    paths = [*sc.expand_paths([]), *sorted((sc.REPO_ROOT / "results" / "latency").glob("*.csv"))]
+    versions = set(sc.read_csvs([str(p) for p in paths])["version"])
+    assert len(versions) == 1 and "" not in versions and not next(iter(versions)).endswith("-dirty"), versions
+
+
 def test_the_committed_gpu_rows_stay_under_their_roofline():
     """The GPU ceiling must be one on real data: no committed reduction on one GPU, in either
     timing, more than the margin above max(launch floor, bytes / best read) of its machine and API."""
