@@ -129,6 +129,10 @@ windows_build_and_test() {
     local csv="$REPO_ROOT/build/windows/smoke.csv"
     rm -f "$csv"
     export WINEPREFIX="$REPO_ROOT/build/wineprefix" WINEDEBUG=-all
+    # One wineserver for the whole step: every test starts a wine process of its own, and one that
+    # connects while the last one's server is shutting down is refused ("wine client error:0:
+    # recvmsg: Connection reset by peer") before the test runs.
+    wineserver -p
     if timeout 300 wine "$REPO_ROOT/build/windows/accumulate_bench.exe" \
         --backend='cpu/serial/*,cpu/pool/simd,cpu/exact/simd' --sizes=2^10,1001 --dtype=f32,f64 --threads=2 \
         --benchmark_repetitions=1 --benchmark_min_time=0.001 --csv="$(winepath -w "$csv" 2>/dev/null || echo "$csv")" >/dev/null; then
@@ -141,6 +145,7 @@ windows_build_and_test() {
         status=1
     fi
     cpu_suites windows "under Wine" || status=1
+    wineserver -k || true
     platforms_log "windows: $((SECONDS - start)) s in all"
     return "$status"
 }
