@@ -1,6 +1,6 @@
 // opencl/baseline/launch: the launch floor of OpenCL rows, as cuda/baseline/launch is CUDA's: per
 // call one empty kernel of one work-group of one SIMD width, on the in-order queue the reductions
-// launch on, reading nothing. With opencl/baseline/read's best bandwidth it makes the roofline.
+// launch on, reading nothing. With the machine's best read it makes the roofline (plot/README.md).
 #include <memory>
 #include <string>
 
