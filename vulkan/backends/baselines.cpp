@@ -2,8 +2,8 @@
 // through Vulkan: the single-pass dispatch's loads and subgroup reduction, but each workgroup adds
 // its sum to the result with one float atomicAdd instead of the slots and the ticket: no combine, the
 // order of the adds not fixed. vulkan/baseline/launch: the least a call costs, one empty dispatch
-// recorded as every reduction's is (barrier, pipeline, push constants, dispatch); with the read's
-// best read of the machine it makes the roofline (plot/README.md).
+// recorded as every reduction's is (barrier, pipeline, push constants, dispatch); with the best read
+// of the machine it makes the roofline (plot/README.md).
 #include <array>
 #include <cstddef>
 #include <cstdint>
