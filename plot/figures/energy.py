@@ -1,6 +1,7 @@
 """How many bytes does a joule sum? GB per joule of the GPU's energy (NVML's counter, batched
-calls), per backend, at the largest size measured with energy and at 2^20 elements, a panel per
-machine and device with energy."""
+calls), per backend, at the largest size measured with energy by at least half as many backends as
+the best-covered size (so that a size only one or two backends reached does not stand for the
+machine), and at 2^20 elements, a panel per machine and device with energy."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def panels_of(speed) -> list[tuple[str, str, list[int]]]:
     for machine in style.machines_of(with_energy):
         on = with_energy[with_energy["machine"] == machine]
         for device in sorted(set(on["device"]), key=lambda d: (sc.device_rank(d), d)):
-            ns = set(on.loc[on["device"] == device, "n"])
-            panels.append((machine, device, sorted({n for n in SIZES if n in ns} | {max(ns)})))
+            counts = on[on["device"] == device].groupby("n")["series"].nunique()
+            largest = max(n for n, c in counts.items() if 2 * c >= counts.max())
+            panels.append((machine, device, sorted({n for n in SIZES if n in counts.index} | {largest})))
     return panels
 
 
