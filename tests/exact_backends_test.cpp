@@ -403,6 +403,50 @@ TEST_P(EveryExactBackend, SixteenBitInputs) {
     check(std::type_identity<BFloat16>{});
 }
 
+// bfloat16 about cuda/exact's fast window (gpu/agents/exact_agent.cuh, BfloatWindow: a trip's 32
+// values added as int32 when all lie in [2^(t - 15), 2^t)), at a size where a GPU thread makes many
+// trips: seven values just below 2 and one at the window's bottom with its lowest bit set in every
+// 8; the same with that one a binade lower, below the window (every trip redone one value at a
+// time); zeros of both signs between them, which the fast path takes; a value far above midway,
+// which moves the window past the rest; the largest bfloat16 with both signs; subnormals.
+TEST_P(EveryExactBackend, BFloat16AboutTheFastWindow) {
+    if (!backend().takes(ElementType::bf16)) GTEST_SKIP() << "takes no bfloat16";
+    const std::size_t n = backend().device == Device::cpu ? 100003 : (std::size_t{1} << 24) + 7;
+    const BFloat16 top = BFloat16::from_bits(0x3fff), bottom = BFloat16::from_bits(0x3a01);  // 2 - 2^-7, 2^-11 (1 + 2^-7)
+    const BFloat16 below = BFloat16::from_bits(0x3981), far = BFloat16::from_bits(0x4980);  // 2^-12 (1 + 2^-7), 2^20
+    const auto pattern = [n, top](BFloat16 eighth) {
+        std::vector<BFloat16> v(n, top);
+        for (std::size_t i = 7; i < n; i += 8) v[i] = eighth;
+        return v;
+    };
+    const auto check = [&](const std::vector<BFloat16>& v, const char* what) {
+        for (std::size_t offset : {0u, 3u}) {
+            const Elements input = std::span<const BFloat16>(v.data() + offset, v.size() - offset);
+            EXPECT_TRUE(same_bits(sum(input), exact(input))) << what << ", offset " << offset;
+        }
+    };
+    const auto edges = pattern(bottom);
+    const auto under = pattern(below);
+    // Both exact sums need more bits than a float: a value rounded on the way would change them.
+    ASSERT_NE(exact(edges), static_cast<double>(static_cast<float>(exact(edges))));
+    ASSERT_NE(exact(under), static_cast<double>(static_cast<float>(exact(under))));
+    check(edges, "the window's edges");
+    check(under, "below the window");
+    auto zeros = edges;
+    for (std::size_t i = 0; i < n; i += 3) zeros[i] = BFloat16::from_bits(i % 2 == 0 ? 0x0000 : 0x8000);
+    check(zeros, "zeros among them");
+    auto moved = edges;
+    moved[n / 2] = far;
+    moved[n / 2 + n / 5] = BFloat16::from_bits(0xc980);  // -2^20
+    check(moved, "a value above the window midway");
+    std::vector<BFloat16> largest(n, BFloat16::from_bits(0x7f7f));
+    for (std::size_t i = 0; i < n; i += 5) largest[i] = BFloat16::from_bits(0xff7f);
+    check(largest, "near FLT_MAX");
+    std::vector<BFloat16> subnormal(n);
+    for (std::size_t i = 0; i < n; ++i) subnormal[i] = BFloat16::from_bits(static_cast<std::uint16_t>(1 + i % 0x7f));
+    check(subnormal, "subnormals");
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
 
 TEST(ExactBackends, TheCpuOnesTakeEveryElementType) {

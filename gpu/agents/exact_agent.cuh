@@ -3,8 +3,7 @@
 // Finish: round it to a double (cuda/exact), or write it as integer words for an all-reduce
 // (nccl/exact). Integer additions do not depend on order, so the total is the same for any grid and
 // block size.
-//  1. Floats and bfloat16 values (every one a float, widened as loaded: 8 of them a 16-byte load):
-//     each thread runs a grid-stride loop of 16-byte loads, several in flight
+//  1. Floats: each thread runs a grid-stride loop of 16-byte loads, several in flight
 //     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
 //     registers, without a branch; the thread's first trip starts the window at its largest. Once per
@@ -14,6 +13,9 @@
 //     window up to it), floats below both windows, NaN and Inf. Every round of 256 floats the
 //     register totals go carry-save into two 64-bit halves per window, still in registers; the digits
 //     take them only when the window moves (and every 2^16 rounds).
+//     bfloat16 (every value a float, 8 a load): a trip whose values all lie in the float window's top
+//     15 binades adds them as int32 at a coarser lsb, two instructions a value (BfloatWindow); any
+//     other trip goes through the float path one value at a time.
 //     float16: every value is an integer number of 2^-24 below 2^40, so the window is fixed and holds
 //     them all: a thread adds each as an int64 (HalfThreadSum), one branch a trip for NaN and Inf.
 //     Doubles: each thread keeps a floating-point expansion of three doubles (DoubleThreadSum), a
@@ -190,6 +192,40 @@ __device__ float largest_finite(uint4 v) {
     else return fmaxf(largest_finite(float_quad<In, 0>(v)), largest_finite(float_quad<In, 1>(v)));
 }
 
+// bfloat16's fast window: the float window's top 15 binades, whose values (8 significant bits)
+// are integers below 2^22 at lsb 2^(window lsb + kBfloatShift). One FFMA puts such an integer in
+// the low bits of a float in [2^23, 2^24) (x * scale + 1.5 x 2^23), an IADD3 adds those bits to an
+// int32 trip total: two instructions a value where the float window takes a multiply, a 64-bit
+// conversion, a 64-bit add and two compares. A trip's values are judged all at once, 16 bits each:
+// b | 0x8000 minus 1 is 0x7fff for a zero and 0x8000 + |b| - 1 otherwise, so a signed minimum of
+// those checks the nonzero magnitudes against lo, an unsigned maximum checks them against hi
+// (NaN and Inf above it), and zeros pass both; two 3-way 16x2 min/max (DPX) take 4 words.
+inline constexpr int kBfloatShift = kWindowTopBit - 22;
+inline constexpr float kBfloatMagic = 0x1.8p23f;  // 1.5 x 2^23: its float's ulp is 1
+inline constexpr unsigned kBfloatMagicBits = 0x4b400000u;
+
+__host__ __device__ constexpr unsigned bfloat_lanes_key(unsigned word) { return (word | 0x80008000u) - 0x00010001u; }
+
+struct BfloatWindow {
+    float scale = 0.0f;              // 2^-(lsb + kBfloatShift)
+    int lowest = 0x7fff;             // the least signed key a trip may have: only zeros before a window
+    unsigned highest = 0x10000u;     // above every unsigned key
+
+    // The top 15 binades of `w`: bfloat16 magnitudes in [2^(lsb + kBfloatShift + 7), w.hi).
+    __host__ __device__ static BfloatWindow below_top_of(const exact::Window& w) {
+        const int lsb = w.lsb + kBfloatShift;
+        const unsigned lo = static_cast<unsigned>(lsb + 7 + 127) << 7;
+        const unsigned hi = exact::bits_of(w.hi) >> 16;  // +Inf when the float window's top is
+        return {.scale = exact::power_of_two(127 - lsb), .lowest = static_cast<int>(lo) - 1 - 0x8000, .highest = 0x8000u + hi - 1};
+    }
+    // Whether a trip's keys' signed minimum and unsigned maximum (16x2 each) are inside.
+    __host__ __device__ bool holds(unsigned signed_min, unsigned unsigned_max) const {
+        const int least = static_cast<short>(signed_min) < static_cast<short>(signed_min >> 16) ? static_cast<short>(signed_min) : static_cast<short>(signed_min >> 16);
+        const unsigned most = (unsigned_max & 0xffffu) > (unsigned_max >> 16) ? unsigned_max & 0xffffu : unsigned_max >> 16;
+        return least >= lowest && most < highest;
+    }
+};
+
 class FloatThreadSum {
 public:
     // No window until the thread's first values start it (start(), or add_outside() for one value).
@@ -198,20 +234,23 @@ public:
         window_ = {.lo = exact::float_from_bits(0x7f800000u), .hi = 0.0f, .scale = 0.0, .lsb = kNoWindow};  // holds nothing
     }
 
-    // The main loop's two steps for a trip's floats, a 16-byte vector of In: every float inside the
-    // window, returning whether all were; then, only if not, the others, judged by the window the
-    // first step used.
-    template <class In>
-    __device__ bool add_inside(uint4 v) {
-        if constexpr (kVectorLanes<In> == 4) return add_inside(float_quad<In, 0>(v));
-        else return add_inside(float_quad<In, 0>(v)) & add_inside(float_quad<In, 1>(v));  // no branches
+    // The main loop's two steps for a trip's floats: every float inside the window, returning whether
+    // all were; then, only if not, the others, judged by the window the first step used.
+    __host__ __device__ bool add_inside(float4 v) {
+        const unsigned all = static_cast<unsigned>(add_inside(v.x)) & static_cast<unsigned>(add_inside(v.y)) &
+                             static_cast<unsigned>(add_inside(v.z)) & static_cast<unsigned>(add_inside(v.w));  // no branches
+        return all != 0;
     }
-    template <class In>
-    __device__ void add_missed(uint4 v, const exact::Window& used) {
-        add_missed(float_quad<In, 0>(v), used);
-        if constexpr (kVectorLanes<In> == 8) add_missed(float_quad<In, 1>(v), used);
+    __host__ __device__ void add_missed(float4 v, const exact::Window& used) {
+        add_missed(v.x, used);
+        add_missed(v.y, used);
+        add_missed(v.z, used);
+        add_missed(v.w, used);
     }
     __host__ __device__ const exact::Window& window() const { return window_; }
+    __host__ __device__ const BfloatWindow& bfloat_window() const { return bfloat_; }
+    // A trip's bfloat16 values, all in the bfloat16 window: their integer total at its lsb.
+    __host__ __device__ void add_bfloat_integers(int total) { total_ += static_cast<long long>(total) << kBfloatShift; }
 
     __host__ __device__ bool started() const { return window_.lsb != kNoWindow; }
     // Starts the window at `largest`, the largest finite magnitude of the thread's first values; with
@@ -240,17 +279,6 @@ public:
     }
 
 private:
-    __host__ __device__ bool add_inside(float4 v) {
-        const unsigned all = static_cast<unsigned>(add_inside(v.x)) & static_cast<unsigned>(add_inside(v.y)) &
-                             static_cast<unsigned>(add_inside(v.z)) & static_cast<unsigned>(add_inside(v.w));  // no branches
-        return all != 0;
-    }
-    __host__ __device__ void add_missed(float4 v, const exact::Window& used) {
-        add_missed(v.x, used);
-        add_missed(v.y, used);
-        add_missed(v.z, used);
-        add_missed(v.w, used);
-    }
     // The round's totals into the halves: low 32 bits and the (signed) rest of each.
     __host__ __device__ void carry_save() {
         low_ += total_ & 0xffffffffll;
@@ -301,10 +329,12 @@ private:
     __host__ __device__ void move_window(float magnitude) {
         window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb, kWindowAlign>(magnitude);
         scale_ = static_cast<float>(window_.scale);  // exact: 2^-lsb <= 2^126
+        bfloat_ = BfloatWindow::below_top_of(window_);
     }
 
     SharedDigits<float> digits_;
     exact::Window window_;
+    BfloatWindow bfloat_;
     float scale_ = 0.0f;
     long long total_ = 0, total_below_ = 0;  // the two windows' integers added this round
     long long low_ = 0, high_ = 0, below_low_ = 0, below_high_ = 0;  // earlier rounds', carry-save
@@ -533,27 +563,32 @@ __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& su
     if (tail < n) sum.add_one(widen<ExactFormat<In>>(in[tail]));
 }
 
-// A FloatThreadSum's trips of In: the first one starts the window at its largest (most floats then
-// take the fast path already); the slow path judges each float by the window the fast one used.
-template <class In>
+// A thread's first trip starts its window at the trip's largest value: most values then take the
+// fast path already.
+template <class In, int Vectors>
+__device__ void start_at_largest(FloatThreadSum& sum, const uint4 (&v)[Vectors]) {
+    if (sum.started()) [[likely]] return;
+    float largest = 0.0f;
+#pragma unroll
+    for (int k = 0; k < Vectors; ++k) largest = fmaxf(largest, largest_finite<In>(v[k]));
+    sum.start(largest);
+}
+
+// A FloatThreadSum's trips of floats: the slow path judges each float by the window the fast one
+// used.
 class FloatTrips {
 public:
     __device__ explicit FloatTrips(FloatThreadSum& sum) : sum_(sum) {}
 
     template <int Vectors>
     __device__ void begin_trip(const uint4 (&v)[Vectors]) {
-        if (!sum_.started()) [[unlikely]] {
-            float largest = 0.0f;
-#pragma unroll
-            for (int k = 0; k < Vectors; ++k) largest = fmaxf(largest, largest_finite<In>(v[k]));
-            sum_.start(largest);
-        }
+        start_at_largest<float>(sum_, v);
         used_ = sum_.window();
         inside_ = true;
     }
-    __device__ void add_fast(uint4 v) { inside_ &= sum_.add_inside<In>(v); }
+    __device__ void add_fast(uint4 v) { inside_ &= sum_.add_inside(float_quad<float, 0>(v)); }
     __device__ bool end_trip() const { return inside_; }
-    __device__ void redo(uint4 v) { sum_.add_missed<In>(v, used_); }
+    __device__ void redo(uint4 v) { sum_.add_missed(float_quad<float, 0>(v), used_); }
     __device__ void add_one(float x) { sum_.add(x); }
     __device__ void end_round() { sum_.end_round(); }
 
@@ -563,11 +598,63 @@ private:
     bool inside_ = true;
 };
 
-// Floats and bfloat16.
-template <class In>
-__device__ ThreadTotal add_thread_part(const In* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+// A FloatThreadSum's trips of bfloat16: all of a trip's values in the bfloat16 window, or the
+// whole trip again one value at a time.
+class BfloatTrips {
+public:
+    __device__ explicit BfloatTrips(FloatThreadSum& sum) : sum_(sum) {}
+
+    template <int Vectors>
+    __device__ void begin_trip(const uint4 (&v)[Vectors]) {
+        start_at_largest<__nv_bfloat16>(sum_, v);
+        total_ = 0;
+        signed_min_ = 0x7fff7fffu;
+        unsigned_max_ = 0;
+    }
+    __device__ void add_fast(uint4 v) {
+        const float scale = sum_.bfloat_window().scale;
+        const unsigned words[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (unsigned word : words) {
+            total_ += static_cast<int>(__float_as_uint(fmaf(__uint_as_float(word << 16), scale, kBfloatMagic)) - kBfloatMagicBits);
+            total_ += static_cast<int>(__float_as_uint(fmaf(__uint_as_float(word & 0xffff0000u), scale, kBfloatMagic)) - kBfloatMagicBits);
+        }
+        const unsigned k0 = bfloat_lanes_key(v.x), k1 = bfloat_lanes_key(v.y), k2 = bfloat_lanes_key(v.z), k3 = bfloat_lanes_key(v.w);
+        signed_min_ = __vimin3_s16x2(__vimin3_s16x2(signed_min_, k0, k1), k2, k3);
+        unsigned_max_ = __vimax3_u16x2(__vimax3_u16x2(unsigned_max_, k0, k1), k2, k3);
+    }
+    __device__ bool end_trip() {
+        if (!sum_.bfloat_window().holds(signed_min_, unsigned_max_)) return false;
+        sum_.add_bfloat_integers(total_);
+        return true;
+    }
+    __device__ void redo(uint4 v) {
+        const unsigned words[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (unsigned word : words) {
+            sum_.add(__uint_as_float(word << 16));
+            sum_.add(__uint_as_float(word & 0xffff0000u));
+        }
+    }
+    __device__ void add_one(float x) { sum_.add(x); }
+    __device__ void end_round() { sum_.end_round(); }
+
+private:
+    FloatThreadSum& sum_;
+    int total_ = 0;  // below 2^5 x 2^22 a trip
+    unsigned signed_min_ = 0, unsigned_max_ = 0;
+};
+
+__device__ inline ThreadTotal add_thread_part(const float* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
     FloatThreadSum sum(digits);
-    FloatTrips<In> trips(sum);
+    FloatTrips trips(sum);
+    add_part(in, n, trips);
+    return sum.finish();
+}
+
+__device__ inline ThreadTotal add_thread_part(const __nv_bfloat16* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    FloatThreadSum sum(digits);
+    BfloatTrips trips(sum);
     add_part(in, n, trips);
     return sum.finish();
 }
