@@ -81,12 +81,15 @@ inline constexpr unsigned kStripes = 32;
 
 // Threads per block and __launch_bounds__'s minimum blocks per SM (which caps registers at
 // 64K / (BlockThreads x MinBlocksPerSm)). The grid is just large enough that each thread makes one
-// pass of kLoadsInFlight loads, never more than are resident at once.
-template <int BlockThreads, int MinBlocksPerSm>
+// pass of kLoadsInFlight loads, never more than are resident at once, and leaves a block slot per
+// SM to the next call while the resident grid would make at most ShortCallPasses passes
+// (overlapping_grid, launch_config.cuh).
+template <int BlockThreads, int MinBlocksPerSm, int ShortCallPasses>
 struct ExactPolicy {
-    static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024 && MinBlocksPerSm >= 1);
+    static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024 && MinBlocksPerSm >= 1 && ShortCallPasses >= 0);
     static constexpr int kBlockThreads = BlockThreads;
     static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+    static constexpr int kShortCallPasses = ShortCallPasses;
 };
 
 // 256 threads as cuda/single-pass (gpu/PERFORMANCE.md, "cuda/single-pass"): one block per 4096
@@ -95,9 +98,12 @@ struct ExactPolicy {
 // without spilling (ptxas, nvcc 13.0, sm_90). Doubles: 3 blocks (48 KiB in flight) and 80
 // registers, for the expansion, its copy from before the trip and the four loads (at 64 the loop
 // fits alone, the kernel spills 488 bytes; at 80 it spills 24, in the last block's rounding).
+// A free slot per SM up to 8 passes: the block's finish (step 2 and 3) then overlaps the next call's
+// loads, batched 7.58 -> 5.85 us at 2^22 and 19.2 -> 15.3 at 2^24 on the H200, isolated 15.0 -> 14.4
+// and 26.2 -> 25.4; doubles 18.8 -> 14.4 at 2^22 (gpu/PERFORMANCE.md, "Grid").
 template <class In>
 struct ExactTuning {
-    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<256, 3>, ExactPolicy<256, 4>>;
+    using Policy = std::conditional_t<std::is_same_v<In, double>, ExactPolicy<256, 3, 8>, ExactPolicy<256, 4, 8>>;
 };
 
 // The format whose superaccumulator digits sum In: double for doubles; float for floats and for the
@@ -855,8 +861,9 @@ public:
 
     explicit ExactLaunch(std::size_t n)
         : n_(n), programmatic_(kernel_has_griddepcontrol(exact_sum<In, Policy, Finish>)), grid_total_(1) {
-        grid_ = covering_blocks(n, elements_per_block_pass(Policy::kBlockThreads, kLoadsInFlight, kVectorLanes<In>),
-                                resident_blocks(exact_sum<In, Policy, Finish>, Policy::kBlockThreads, shared_bytes<In>(Policy::kBlockThreads)));
+        grid_ = overlapping_grid(n, elements_per_block_pass(Policy::kBlockThreads, kLoadsInFlight, kVectorLanes<In>),
+                                 resident_blocks(exact_sum<In, Policy, Finish>, Policy::kBlockThreads, shared_bytes<In>(Policy::kBlockThreads)),
+                                 Policy::kShortCallPasses);
         // Zeros, complete before any launch on the backend's (non-blocking) stream.
         SHOOTOUT_CUDA_CHECK(cudaMemset(grid_total_.get(), 0, sizeof(GridTotal<T>)));
         SHOOTOUT_CUDA_CHECK(cudaDeviceSynchronize());

@@ -50,6 +50,8 @@ namespace shootout::cuda {
 //   enqueued just before this call on the stream, whose completion the loads do not wait for (a copy
 //   or memset just before is waited for as usual: programmatic serialization relaxes kernel-to-kernel
 //   order only).
+// ShortCallPasses: while the resident grid would make at most this many passes, the grid leaves one
+//   block slot per SM to the next call (overlapping_grid, launch_config.cuh); 0: never.
 // Partition: which elements a thread takes: grid_stride (grid_stride_agent.cuh) or even_share, a
 //   contiguous run of whole tiles per block (even_share_agent.cuh). Both are fixed by n and the grid.
 // Load: how the 16-byte loads are issued (stream_load.cuh): __ldg, or with an L2 256-byte prefetch hint.
@@ -58,7 +60,8 @@ enum class Launch { plain, pdl };
 enum class Partition { grid_stride, even_share };
 
 template <int BlockThreads, int LoadsInFlight, int MinBlocksPerSm, int SmallGridPasses = 1, TicketFence Fence = TicketFence::sc,
-          Launch LaunchKind = Launch::plain, Partition PartitionKind = Partition::grid_stride, LoadHint Load = LoadHint::ldg>
+          Launch LaunchKind = Launch::plain, Partition PartitionKind = Partition::grid_stride, LoadHint Load = LoadHint::ldg,
+          int ShortCallPasses = 0>
 struct SinglePassPolicy {
     static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024);
     static_assert(LoadsInFlight >= 1 && MinBlocksPerSm >= 1 && SmallGridPasses >= 1);
@@ -70,6 +73,7 @@ struct SinglePassPolicy {
     static constexpr Launch kLaunch = LaunchKind;
     static constexpr Partition kPartition = PartitionKind;
     static constexpr LoadHint kLoad = Load;
+    static constexpr int kShortCallPasses = ShortCallPasses;
 };
 
 // The policy each registered backend uses (gpu/PERFORMANCE.md, "cuda/single-pass", has the sweep). 256
@@ -78,11 +82,13 @@ struct SinglePassPolicy {
 // block per 16 KiB) and the last block's combine short. Programmatic dependent launch: in a stream
 // of calls the next call's loads overlap this call's tail, 4.1 -> 3.0 us per call at 2^16 on the
 // H200; contiguous tiles per block (even share): 4520 -> 4585 GB/s at 2^30
-// (results/tuning/single_pass_sweep_h200.txt). One policy for every element type: a load is 16 bytes
-// whatever the type, so the bytes in flight, the grid and the slots are the same.
+// (results/tuning/single_pass_sweep_h200.txt). A free slot per SM up to 8 passes, batched: 5.34 ->
+// 4.75 us at 2^22, 17.6 -> 16.3 at 2^24, and isolated 12.5 -> 12.2 and 23.6 -> 22.9 on the H200
+// (gpu/PERFORMANCE.md, "Grid"). One policy for every element type: a load is 16 bytes whatever the
+// type, so the bytes in flight, the grid and the slots are the same.
 template <class Acc, class In = float>
 struct SinglePassTuning {
-    using Policy = SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::even_share>;
+    using Policy = SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::even_share, LoadHint::ldg, 8>;
 };
 
 // An acquire-side load that goes to L2, not L1: the last block reads slots other SMs wrote, and a
@@ -173,14 +179,15 @@ single_pass_sum(const In* __restrict__ in, std::size_t n, typename Acc::State* s
 
 // The grid for n elements: enough blocks that each thread makes SmallGridPasses passes of
 // LoadsInFlight 16-byte loads (even_share: each block SmallGridPasses tiles, the same count), and
-// never more than fit on the device at once (occupancy API x SMs), beyond which the grid-stride loop,
-// or longer runs of tiles, take the rest. A function of n, the element type and the device only.
+// never more than fit on the device at once (occupancy API x SMs; less a block an SM for a short
+// call, ShortCallPasses), beyond which the grid-stride loop, or longer runs of tiles, take the rest.
+// A function of n, the element type and the device only.
 template <class Acc, class Policy, class In>
 unsigned single_pass_grid(std::size_t n) {
     const unsigned resident = resident_blocks(single_pass_sum<Acc, Policy, In>, Policy::kBlockThreads);
     const std::size_t per_block =
         elements_per_block_pass(Policy::kBlockThreads, Policy::kLoadsInFlight, kVectorLanes<In>) * Policy::kSmallGridPasses;
-    return covering_blocks(n, per_block, resident);
+    return overlapping_grid(n, per_block, resident, Policy::kShortCallPasses);
 }
 
 // The reduction of n > 0 elements, its slots and ticket made once: enqueue() allocates nothing. One

@@ -52,4 +52,16 @@ constexpr unsigned covering_blocks(std::size_t items, std::size_t per_block, uns
     return static_cast<unsigned>(std::clamp<std::size_t>(needed, 1, max_blocks));
 }
 
+// The grid of a one-launch reduction that lets the next call on its stream start early (programmatic
+// launch): blocks covering `items` at `per_pass` a block pass, up to the resident grid; but while
+// the resident grid would make at most `short_passes` passes, one block slot per SM stays free, so
+// that the next call's blocks load there while this call's blocks finish (combine, atomics, ticket)
+// instead of waiting for their slots. Beyond that the finish is a small part of a call, and a free
+// slot would only let two calls read one buffer at once.
+inline unsigned overlapping_grid(std::size_t items, std::size_t per_pass, unsigned resident, unsigned short_passes) {
+    const unsigned sms = static_cast<unsigned>(device_properties().sm_count);
+    const bool short_call = items <= std::size_t{resident} * per_pass * short_passes && resident > sms;
+    return covering_blocks(items, per_pass, short_call ? resident - sms : resident);
+}
+
 }  // namespace shootout::cuda
