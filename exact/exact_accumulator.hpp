@@ -342,4 +342,48 @@ SHOOTOUT_EXACT_FN Window window_for(float magnitude) {
             .lsb = lsb};
 }
 
+// bfloat16's window inside a float window of TopBit (the GPU kernel's bfloat16 fast path,
+// gpu/agents/exact_agent.cuh): its top 15 binades. A bfloat16 there has 8 significant bits, none
+// below 2^(lsb + kShift), so it is an integer below 2^22 of those units; integer() takes it with one
+// fused multiply-add, x * 2^-(lsb + kShift) + 1.5 x 2^23 being exact and in [2^23, 2^24), where a
+// float's low bits are that integer. A trip's values are judged at once on their 16-bit patterns b,
+// by key() of each 32-bit word of two: per lane (b | 0x8000) - 1, which is 0x7fff for a zero of
+// either sign and 0x8000 + |b| - 1 otherwise (no lane borrows from the other), so the keys' signed
+// minimum checks the nonzero magnitudes against the bottom and their unsigned maximum checks them,
+// NaN and Inf included, against the top, and zeros pass both.
+template <int TopBit>
+struct BfloatWindow {
+    static constexpr int kShift = TopBit - 22;
+    static constexpr float kMagic = 0x1.8p23f;
+    static constexpr std::uint32_t kMagicBits = 0x4b400000u;
+
+    float scale = 0.0f;           // 2^-(lsb + kShift)
+    int lowest = 0x7fff;          // the least signed key it takes: before a float window, only zeros
+    std::uint32_t highest = 0x10000u;  // above every unsigned key
+
+    SHOOTOUT_EXACT_FN static BfloatWindow below_top_of(const Window& w) {
+        const int lsb = w.lsb + kShift;
+        const auto lo = static_cast<std::uint32_t>(lsb + 7 + 127) << 7;  // 2^(lsb + 7) as bfloat16
+        const std::uint32_t hi = bits_of(w.hi) >> 16;                     // w.hi: a power of two or +Inf
+        return {.scale = power_of_two(127 - lsb), .lowest = static_cast<int>(lo) - 1 - 0x8000, .highest = 0x8000u + hi - 1};
+    }
+    SHOOTOUT_EXACT_FN static std::uint32_t key(std::uint32_t word) { return (word | 0x80008000u) - 0x00010001u; }
+    // Whether every value of a trip is inside, from its keys' per-lane signed minimum and unsigned
+    // maximum (16x2 each).
+    SHOOTOUT_EXACT_FN bool holds(std::uint32_t signed_min, std::uint32_t unsigned_max) const {
+        const auto low = static_cast<std::int16_t>(signed_min), high = static_cast<std::int16_t>(signed_min >> 16);
+        const std::uint32_t most = (unsigned_max & 0xffffu) > (unsigned_max >> 16) ? unsigned_max & 0xffffu : unsigned_max >> 16;
+        return (low < high ? low : high) >= lowest && most < highest;
+    }
+    // x (a bfloat16 widened to float) as an integer of 2^(lsb + kShift), exactly when holds() took it.
+    SHOOTOUT_EXACT_FN std::int32_t integer(float x) const {
+#if defined(__CUDA_ARCH__)
+        const float placed = fmaf(x, scale, kMagic);
+#else
+        const float placed = __builtin_fmaf(x, scale, kMagic);
+#endif
+        return static_cast<std::int32_t>(bits_of(placed) - kMagicBits);
+    }
+};
+
 }  // namespace shootout::exact

@@ -183,6 +183,36 @@ void check_cancelling_whole_range() {
 TEST(Float16, ExactSumOfEveryValueAndItsNegation) { check_cancelling_whole_range<Float16>(); }
 TEST(BFloat16, ExactSumOfEveryValueAndItsNegation) { check_cancelling_whole_range<BFloat16>(); }
 
+// exact::BfloatWindow, the GPU exact kernel's bfloat16 fast path, for every bfloat16 (the word's
+// other lane a zero) in the window of every float window a first value can start (the windows move
+// by 4 binades): it takes every zero and every finite value of its 15 binades, nothing else, and
+// integer() gives each taken value exactly; before any window it takes the zeros alone.
+TEST(BFloat16, TheExactFastWindowTakesItsBinadesAndAddsThemExactly) {
+    using Window = exact::BfloatWindow<53>;
+    const auto check = [](const Window& window, double lo, double hi, double unit, std::uint32_t& taken) {
+        taken = 0;
+        for (std::uint32_t bits = 0; bits < 0x10000u; ++bits) {
+            const std::uint32_t key = Window::key(bits);
+            const float x = static_cast<float>(BFloat16::from_bits(static_cast<std::uint16_t>(bits)));
+            const double magnitude = std::abs(static_cast<double>(x));
+            const bool inside = magnitude == 0 || (std::isfinite(magnitude) && magnitude >= lo && magnitude < hi);
+            ASSERT_EQ(window.holds(key, key), inside) << std::hex << bits << " in [" << lo << ", " << hi << ")";
+            if (!inside) continue;
+            ASSERT_EQ(window.integer(x), x / unit) << std::hex << bits;
+            ++taken;
+        }
+    };
+    std::uint32_t taken = 0;
+    check(Window{}, INFINITY, INFINITY, 1.0, taken);
+    EXPECT_EQ(taken, 2u);  // +0 and -0
+    for (int biased = 1; biased < 255; biased += 4) {
+        const exact::Window w = exact::window_for<53, -126, 4>(exact::power_of_two(biased));
+        const double unit = std::ldexp(1.0, w.lsb + Window::kShift);
+        check(Window::below_top_of(w), 128 * unit, w.hi, unit, taken);
+        EXPECT_EQ(taken, std::isinf(w.hi) ? 2 + 2 * 128 * (255 - (w.lsb + Window::kShift + 7 + 127)) : 2 + 2 * 128 * 15) << "biased " << biased;
+    }
+}
+
 // The generated float16 inputs: uniform with all 11 bits; the hard ones moved into the format's
 // range, finite, with their small values kept: cancel's large values in [2^14, 2^15), ill:1e16 at
 // the condition number float16 reaches (about 8e7), ill:1e4 at the one asked for.

@@ -198,39 +198,8 @@ __device__ float largest_finite(uint4 v) {
     else return fmaxf(largest_finite(float_quad<In, 0>(v)), largest_finite(float_quad<In, 1>(v)));
 }
 
-// bfloat16's fast window: the float window's top 15 binades, whose values (8 significant bits)
-// are integers below 2^22 at lsb 2^(window lsb + kBfloatShift). One FFMA puts such an integer in
-// the low bits of a float in [2^23, 2^24) (x * scale + 1.5 x 2^23), an IADD3 adds those bits to an
-// int32 trip total: two instructions a value where the float window takes a multiply, a 64-bit
-// conversion, a 64-bit add and two compares. A trip's values are judged all at once, 16 bits each:
-// b | 0x8000 minus 1 is 0x7fff for a zero and 0x8000 + |b| - 1 otherwise, so a signed minimum of
-// those checks the nonzero magnitudes against lo, an unsigned maximum checks them against hi
-// (NaN and Inf above it), and zeros pass both; two 3-way 16x2 min/max (DPX) take 4 words.
-inline constexpr int kBfloatShift = kWindowTopBit - 22;
-inline constexpr float kBfloatMagic = 0x1.8p23f;  // 1.5 x 2^23: its float's ulp is 1
-inline constexpr unsigned kBfloatMagicBits = 0x4b400000u;
-
-__host__ __device__ constexpr unsigned bfloat_lanes_key(unsigned word) { return (word | 0x80008000u) - 0x00010001u; }
-
-struct BfloatWindow {
-    float scale = 0.0f;              // 2^-(lsb + kBfloatShift)
-    int lowest = 0x7fff;             // the least signed key a trip may have: only zeros before a window
-    unsigned highest = 0x10000u;     // above every unsigned key
-
-    // The top 15 binades of `w`: bfloat16 magnitudes in [2^(lsb + kBfloatShift + 7), w.hi).
-    __host__ __device__ static BfloatWindow below_top_of(const exact::Window& w) {
-        const int lsb = w.lsb + kBfloatShift;
-        const unsigned lo = static_cast<unsigned>(lsb + 7 + 127) << 7;
-        const unsigned hi = exact::bits_of(w.hi) >> 16;  // +Inf when the float window's top is
-        return {.scale = exact::power_of_two(127 - lsb), .lowest = static_cast<int>(lo) - 1 - 0x8000, .highest = 0x8000u + hi - 1};
-    }
-    // Whether a trip's keys' signed minimum and unsigned maximum (16x2 each) are inside.
-    __host__ __device__ bool holds(unsigned signed_min, unsigned unsigned_max) const {
-        const int least = static_cast<short>(signed_min) < static_cast<short>(signed_min >> 16) ? static_cast<short>(signed_min) : static_cast<short>(signed_min >> 16);
-        const unsigned most = (unsigned_max & 0xffffu) > (unsigned_max >> 16) ? unsigned_max & 0xffffu : unsigned_max >> 16;
-        return least >= lowest && most < highest;
-    }
-};
+// bfloat16's fast window: the float window's top 15 binades (exact::BfloatWindow), as int32.
+using BfloatWindow = exact::BfloatWindow<kWindowTopBit>;
 
 class FloatThreadSum {
 public:
@@ -256,7 +225,7 @@ public:
     __host__ __device__ const exact::Window& window() const { return window_; }
     __host__ __device__ const BfloatWindow& bfloat_window() const { return bfloat_; }
     // A trip's bfloat16 values, all in the bfloat16 window: their integer total at its lsb.
-    __host__ __device__ void add_bfloat_integers(int total) { total_ += static_cast<long long>(total) << kBfloatShift; }
+    __host__ __device__ void add_bfloat_integers(int total) { total_ += static_cast<long long>(total) << BfloatWindow::kShift; }
 
     __host__ __device__ bool started() const { return window_.lsb != kNoWindow; }
     // Starts the window at `largest`, the largest finite magnitude of the thread's first values; with
@@ -618,14 +587,11 @@ public:
         unsigned_max_ = 0;
     }
     __device__ void add_fast(uint4 v) {
-        const float scale = sum_.bfloat_window().scale;
+        const BfloatWindow& window = sum_.bfloat_window();
         const unsigned words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-        for (unsigned word : words) {
-            total_ += static_cast<int>(__float_as_uint(fmaf(__uint_as_float(word << 16), scale, kBfloatMagic)) - kBfloatMagicBits);
-            total_ += static_cast<int>(__float_as_uint(fmaf(__uint_as_float(word & 0xffff0000u), scale, kBfloatMagic)) - kBfloatMagicBits);
-        }
-        const unsigned k0 = bfloat_lanes_key(v.x), k1 = bfloat_lanes_key(v.y), k2 = bfloat_lanes_key(v.z), k3 = bfloat_lanes_key(v.w);
+        for (unsigned word : words) total_ += window.integer(__uint_as_float(word << 16)) + window.integer(__uint_as_float(word & 0xffff0000u));
+        const unsigned k0 = BfloatWindow::key(v.x), k1 = BfloatWindow::key(v.y), k2 = BfloatWindow::key(v.z), k3 = BfloatWindow::key(v.w);
         signed_min_ = __vimin3_s16x2(__vimin3_s16x2(signed_min_, k0, k1), k2, k3);
         unsigned_max_ = __vimax3_u16x2(__vimax3_u16x2(unsigned_max_, k0, k1), k2, k3);
     }
