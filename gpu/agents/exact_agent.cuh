@@ -22,7 +22,7 @@
 //     trip's doubles added by TwoSums; a trip whose last error is not zero is redone one double at a
 //     time, what the expansion cannot hold going to its warp's digits in shared memory (atomics);
 //     at the end the warp adds its lanes' expansions into those digits by shuffles.
-//  2. Per warp, the lanes whose window is the warp's highest add their four halves with shuffles (a
+//  2. Per warp, the lanes whose window is the warp's highest add their four halves by REDUX sums (a
 //     lane with a lower window folds its halves into its digits instead). Per block, warp w computes
 //     digits w, w + warps, ... of the block's total: each warp's halves cut into 32-bit pieces at
 //     their positions, and the threads' digits, if any thread used its own. Until here nothing is
@@ -46,6 +46,7 @@
 #include "gpu/agents/grid_stride_agent.cuh"
 #include "gpu/primitives/accumulators.cuh"
 #include "gpu/primitives/element_vector.cuh"
+#include "gpu/primitives/warp_reduce.cuh"
 #include "gpu/runtime/cuda_check.hpp"
 #include "gpu/runtime/device_buffer.cuh"
 #include "gpu/runtime/launch_config.cuh"
@@ -144,6 +145,9 @@ struct SharedDigits {
     std::int64_t* column;
     unsigned stride;
     __host__ __device__ std::int64_t& operator[](int k) const { return column[k * stride]; }
+    __host__ __device__ void clear() const {
+        for (int k = 0; k < kCount; ++k) column[k * stride] = 0;
+    }
 };
 
 // A thread's register total at the end: four integers at 2^(lsb + term_shift(j)): the window's low
@@ -155,7 +159,7 @@ struct ThreadTotal {
     int lsb = kNoWindow;
     long long term[kTerms] = {};
     unsigned specials = 0;
-    bool digits_used = false;  // its digits hold something: they are normalized
+    bool digits_used = false;  // its digits were zeroed and hold its share, normalized; else never written
 };
 
 // Adds the nonzero terms to the digits (each below 2^49, at positions below 2^256: three digits at
@@ -178,24 +182,12 @@ __host__ __device__ long long digit_piece(long long value, int p, int d) {
     return value < 0 ? -static_cast<long long>(bits) : static_cast<long long>(bits);
 }
 
-__device__ inline long long warp_sum(long long x) {
-#pragma unroll
-    for (unsigned offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(kFullWarp, x, offset);
-    return x;
-}
-
-// The largest finite |x| of a vector's floats; 0 if none.
-__host__ __device__ inline float largest_finite(float4 v) {
-    const auto finite = [](float x) {
-        const float magnitude = fabsf(x);
-        return magnitude <= FLT_MAX ? magnitude : 0.0f;  // NaN and Inf: 0
-    };
-    return fmaxf(fmaxf(finite(v.x), finite(v.y)), fmaxf(finite(v.z), finite(v.w)));
-}
+// The largest |x| of a vector's floats but NaN (fmaxf passes over it): one FMNMX a float.
+__device__ inline float largest_magnitude(float4 v) { return fmaxf(fmaxf(fabsf(v.x), fabsf(v.y)), fmaxf(fabsf(v.z), fabsf(v.w))); }
 template <class In>
-__device__ float largest_finite(uint4 v) {
-    if constexpr (kVectorLanes<In> == 4) return largest_finite(float_quad<In, 0>(v));
-    else return fmaxf(largest_finite(float_quad<In, 0>(v)), largest_finite(float_quad<In, 1>(v)));
+__device__ float largest_magnitude(uint4 v) {
+    if constexpr (kVectorLanes<In> == 4) return largest_magnitude(float_quad<In, 0>(v));
+    else return fmaxf(largest_magnitude(float_quad<In, 0>(v)), largest_magnitude(float_quad<In, 1>(v)));
 }
 
 // bfloat16's fast window: the float window's top 15 binades (exact::BfloatWindow), as int32.
@@ -204,8 +196,8 @@ using BfloatWindow = exact::BfloatWindow<kWindowTopBit>;
 class FloatThreadSum {
 public:
     // No window until the thread's first values start it (start(), or add_outside() for one value).
+    // The digits are zeroed on first use: most threads never write them.
     __host__ __device__ explicit FloatThreadSum(SharedDigits<float> digits) : digits_(digits) {
-        for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
         window_ = {.lo = exact::float_from_bits(0x7f800000u), .hi = 0.0f, .scale = 0.0, .lsb = kNoWindow};  // holds nothing
     }
 
@@ -228,8 +220,8 @@ public:
     __host__ __device__ void add_bfloat_integers(int total) { total_ += static_cast<long long>(total) << BfloatWindow::kShift; }
 
     __host__ __device__ bool started() const { return window_.lsb != kNoWindow; }
-    // Starts the window at `largest`, the largest finite magnitude of the thread's first values; with
-    // none (0), leaves it for the values after.
+    // Starts the window at `largest`, the largest magnitude of the thread's first values (at most
+    // FLT_MAX); with none (0), leaves it for the values after.
     __host__ __device__ void start(float largest) {
         if (largest > 0) move_window(largest);
     }
@@ -267,9 +259,8 @@ private:
         carry_save();
         const long long terms[kTerms] = {low_, high_, below_low_, below_high_};
         if ((low_ | high_ | below_low_ | below_high_) == 0) return;
-        add_terms(digits_, terms, window_.lsb);
+        add_terms(used_digits(), terms, window_.lsb);
         low_ = high_ = below_low_ = below_high_ = 0;
-        digits_used_ = true;
     }
     __host__ __device__ bool add_inside(float x) {
         const bool inside = window_.contains(fabsf(x));
@@ -293,8 +284,7 @@ private:
             total_below_ += static_cast<long long>(x * (scale_ * 0x1p30f));  // exact
             return;
         }
-        digits_used_ = true;
-        specials_ |= exact::add_value(digits_, x);
+        specials_ |= exact::add_value(used_digits(), x);
         if (magnitude >= window_.hi && magnitude <= FLT_MAX) {
             fold();
             move_window(magnitude);
@@ -305,6 +295,11 @@ private:
         window_ = exact::window_for<kWindowTopBit, kWindowLowestLsb, kWindowAlign>(magnitude);
         scale_ = static_cast<float>(window_.scale);  // exact: 2^-lsb <= 2^126
         bfloat_ = BfloatWindow::below_top_of(window_);
+    }
+    __host__ __device__ SharedDigits<float>& used_digits() {
+        if (!digits_used_) digits_.clear();
+        digits_used_ = true;
+        return digits_;
     }
 
     SharedDigits<float> digits_;
@@ -350,9 +345,8 @@ class HalfThreadSum {
 public:
     static constexpr int kLsb = -24;
 
-    __host__ __device__ explicit HalfThreadSum(SharedDigits<float> digits) : digits_(digits) {
-        for (int k = 0; k < exact::kDigits<float>; ++k) digits_[k] = 0;
-    }
+    // The digits are zeroed on first use, as FloatThreadSum's.
+    __host__ __device__ explicit HalfThreadSum(SharedDigits<float> digits) : digits_(digits) {}
 
     template <int Vectors>
     __host__ __device__ void begin_trip(const uint4 (&)[Vectors]) { saved_ = total_; }
@@ -381,7 +375,7 @@ public:
     }
     __host__ __device__ void add_one(float x) {
         if (fabsf(x) <= 65504.0f) total_ += static_cast<long long>(x * 0x1p24f);  // exact
-        else specials_ |= exact::add_value(digits_, x);  // NaN or Inf: adds nothing
+        else specials_ |= exact::add_value(used_digits(), x);  // NaN or Inf: adds nothing
     }
 
     // A round adds below 294 x 2^40 < 2^49: below 2^32 to the low half, 2^17 to the high one.
@@ -389,10 +383,9 @@ public:
         carry_save();
         if (++rounds_ % kRoundsPerNormalize == 0) {
             const long long terms[kTerms] = {low_, high_, 0, 0};
-            add_terms(digits_, terms, kLsb);
+            add_terms(used_digits(), terms, kLsb);
             exact::normalize(digits_);
             low_ = high_ = 0;
-            digits_used_ = true;
         }
     }
     __host__ __device__ ThreadTotal finish() {
@@ -409,6 +402,11 @@ private:
         low_ += total_ & 0xffffffffll;
         high_ += total_ >> 32;
         total_ = 0;
+    }
+    __host__ __device__ SharedDigits<float>& used_digits() {
+        if (!digits_used_) digits_.clear();
+        digits_used_ = true;
+        return digits_;
     }
 
     SharedDigits<float> digits_;
@@ -539,14 +537,15 @@ __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& su
 }
 
 // A thread's first trip starts its window at the trip's largest value: most values then take the
-// fast path already.
+// fast path already. An infinity counts as FLT_MAX: where the window starts decides only how many
+// values take the fast path, never the sum.
 template <class In, int Vectors>
 __device__ void start_at_largest(FloatThreadSum& sum, const uint4 (&v)[Vectors]) {
     if (sum.started()) [[likely]] return;
     float largest = 0.0f;
 #pragma unroll
-    for (int k = 0; k < Vectors; ++k) largest = fmaxf(largest, largest_finite<In>(v[k]));
-    sum.start(largest);
+    for (int k = 0; k < Vectors; ++k) largest = fmaxf(largest, largest_magnitude<In>(v[k]));
+    sum.start(fminf(largest, FLT_MAX));
 }
 
 // A FloatThreadSum's trips of floats: the slow path judges each float by the window the fast one
@@ -652,7 +651,7 @@ __device__ inline void add_warp_doubles(const WarpDigits& digits, double v) {
     const bool negative = (bits >> 63) != 0;
     for (int d = lowest; d <= highest + 2; ++d) {
         const long long piece = m != 0 && d >= k && d <= k + 2 ? digit_piece<double>(negative ? -static_cast<long long>(m) : static_cast<long long>(m), p, d) : 0;
-        const long long s = warp_sum(piece);
+        const long long s = warp_sum_int64(piece);
         if (threadIdx.x % 32 == 0 && s != 0) digits.word(d) += s;
     }
 }
@@ -711,27 +710,33 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     __shared__ BlockScratch<T, kWarps> scratch;
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     constexpr int kColumns = digit_columns<In>(B);
+    [[maybe_unused]] const SharedDigits<T> mine{digits + threadIdx.x, kColumns};  // floats and 16-bit types
     ThreadTotal own;
+    int top = kNoWindow;  // doubles have no window: their warp's digits hold everything
     if constexpr (std::is_same_v<In, double>) {
         own = add_thread_part(in, n, WarpDigits{digits + warp, kColumns});
     } else {
-        SharedDigits<T> mine{digits + threadIdx.x, kColumns};
         own = add_thread_part(in, n, mine);
         // Step 2. The warp's highest window: a lane below it folds its halves into its digits.
-        const int top = __reduce_max_sync(kFullWarp, own.lsb);
+        top = __reduce_max_sync(kFullWarp, own.lsb);
         if (own.lsb != top && (own.term[0] | own.term[1] | own.term[2] | own.term[3]) != 0) {
+            if (!own.digits_used) mine.clear();
             add_terms(mine, own.term, own.lsb);
             exact::normalize(mine);
             own.digits_used = true;
             for (long long& term : own.term) term = 0;
         }
     }
-    const int top = __reduce_max_sync(kFullWarp, own.lsb);
     // A lane's low halves are below 2^49, its high halves' magnitudes below 2^47: the warp's sums
-    // below 2^54.
-    long long term[kTerms];
+    // below 2^54. A window's two halves are summed only where a lane of the warp has them.
+    long long term[kTerms] = {};
 #pragma unroll
-    for (int j = 0; j < kTerms; ++j) term[j] = warp_sum(own.term[j]);
+    for (int j = 0; j < kTerms; j += 2) {
+        if (__any_sync(kFullWarp, (own.term[j] | own.term[j + 1]) != 0)) {
+            term[j] = warp_sum_int64(own.term[j]);
+            term[j + 1] = warp_sum_int64(own.term[j + 1]);
+        }
+    }
     const unsigned specials = __reduce_or_sync(kFullWarp, own.specials);
     if (lane == 0) {
         scratch.warp_lsb[warp] = top;
@@ -739,6 +744,12 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
         scratch.warp_specials[warp] = specials;
     }
     const bool block_digits = __syncthreads_or(own.digits_used);
+    if constexpr (!std::is_same_v<In, double>) {
+        if (block_digits) {  // the same in every thread: the columns never written are zeroed for the pass below
+            if (!own.digits_used) mine.clear();
+            __syncthreads();
+        }
+    }
     // Digits warp, warp + kWarps, ... of the block, summed side by side: a piece of each warp term
     // (below 2^32 each) and, if used, each thread's normalized digit (below 2^32): below 2^43 for any
     // block size.
@@ -758,7 +769,7 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
 #pragma unroll
     for (int j = 0; j < kDigitsPerWarp; ++j) {
         const int d = warp + j * kWarps;
-        const long long s = warp_sum(block_digit[j]);
+        const long long s = warp_sum_int64(block_digit[j]);
         if (lane == 0 && d < kDigits) scratch.total[d] = s;
     }
     if (threadIdx.x == 0) {
@@ -805,7 +816,7 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
         const int d = warp + j * kWarps;
         if (d >= kDigits) break;  // the same for the whole warp
         grid->digit[lane][d] = 0;
-        const long long s = warp_sum(stripe_digit[j]);
+        const long long s = warp_sum_int64(stripe_digit[j]);
         if (lane == 0) scratch.total[d] = s;
     }
     if (warp == 0) {
