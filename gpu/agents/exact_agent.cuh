@@ -21,7 +21,7 @@
 //     Doubles: each thread keeps a floating-point expansion of three doubles (DoubleThreadSum), a
 //     trip's doubles added by TwoSums; a trip whose last error is not zero is redone one double at a
 //     time, what the expansion cannot hold going to its warp's digits in shared memory (atomics);
-//     at the end the warp adds its lanes' expansions into those digits by shuffles.
+//     at the end the warp adds its lanes' expansions into those digits by warp sums.
 //  2. Per warp, the lanes whose window is the warp's highest add their four halves by REDUX sums (a
 //     lane with a lower window folds its halves into its digits instead). Per block, warp w computes
 //     digits w, w + warps, ... of the block's total: each warp's halves cut into 32-bit pieces at
