@@ -3,8 +3,8 @@
 // Finish: round it to a double (cuda/exact), or write it as integer words for an all-reduce
 // (nccl/exact). Integer additions do not depend on order, so the total is the same for any grid and
 // block size.
-//  1. Floats: each thread runs a grid-stride loop of 16-byte loads, several in flight
-//     (grid_stride_agent.cuh's pattern). A float inside the thread's fixed-point window
+//  1. Floats: each block reads a contiguous run of whole tiles, each thread 16-byte loads, several
+//     in flight (even_share_agent.cuh's partition). A float inside the thread's fixed-point window
 //     (exact/exact_accumulator.hpp) costs a multiply, a conversion to int64 and a 64-bit add, all in
 //     registers, without a branch; the thread's first trip starts the window at its largest. Once per
 //     16 floats one branch takes the others, if any: those in the window just below it, into a
@@ -65,13 +65,13 @@ inline constexpr int kWindowBinades = kWindowTopBit - 23;
 inline constexpr int kNoWindow = -1024;
 // Loop trips per round: 256 floats, 16 x 4 loads x 4 floats or 8 x 4 loads x 8 16-bit values. With
 // the unaligned head before the first round and the last vectors and tail after the last, at most
-// 256 + 2 x 7 + 3 x 8 = 294 < 2^9 floats are added between carry-saves, so the register total stays
+// 256 + 2 x 7 + 4 x 8 = 302 < 2^9 floats are added between carry-saves, so the register total stays
 // below 2^9 x 2^53 = 2^62.
 template <class In>
 inline constexpr int kTripsPerRound = 256 / (kLoadsInFlight * kVectorLanes<In>);
 // Halves and digits are folded and normalized every 2^16 rounds: a round adds below 2^32 to a low
 // half and 2^30 to a high one (< 2^48 and 2^46 between folds), and under 2^11 pieces to a digit
-// (294 values and 4 per fold, a fold per window move), far from 2^31 pieces.
+// (302 values and 4 per fold, a fold per window move), far from 2^31 pieces.
 inline constexpr unsigned kRoundsPerNormalize = 1u << 16;
 // Doubles per thread's expansion (DoubleThreadSum): three hold inputs spanning about 106 binades
 // below the running sum, ill:1e30 included, for 18 DADDs a double, within the FP64 pipes' rate at
@@ -378,7 +378,7 @@ public:
         else specials_ |= exact::add_value(used_digits(), x);  // NaN or Inf: adds nothing
     }
 
-    // A round adds below 294 x 2^40 < 2^49: below 2^32 to the low half, 2^17 to the high one.
+    // A round adds below 302 x 2^40 < 2^49: below 2^32 to the low half, 2^17 to the high one.
     __host__ __device__ void end_round() {
         carry_save();
         if (++rounds_ % kRoundsPerNormalize == 0) {
@@ -495,42 +495,60 @@ private:
     unsigned specials_ = 0;
 };
 
-// Step 1, the loop every type shares: this thread's part of in[0..n), a trip of kLoadsInFlight
-// vectors at a time through the thread sum's fast path (begin_trip, add_fast, end_trip), the trip's
-// values again through its slow path (redo) when any missed the fast one, and a round's end every
-// kTripsPerRound<In> trips. Head and tail values, one a thread, go to add_one.
+// One trip of a thread: the first `valid` of v (all but in the last block's part of a tile) through
+// the thread sum's fast path (begin_trip, add_fast, end_trip), and again through its slow path
+// (redo) when any value missed the fast one.
+template <class ThreadSum>
+__device__ void add_trip(ThreadSum& sum, const uint4 (&v)[kLoadsInFlight], int valid) {
+    static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
+    sum.begin_trip(v);
+#pragma unroll
+    for (int k = 0; k < kLoadsInFlight; ++k)
+        if (k < valid) sum.add_fast(v[k]);
+    if (!sum.end_trip()) [[unlikely]]
+#pragma unroll 1
+        for (int k = 0; k < valid; ++k)  // one copy of the slow path, v still in registers
+            sum.redo(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3]);
+}
+
+// Step 1, the loop every type shares: this thread's part of in[0..n), partitioned as
+// even_share_agent.cuh's: each block a contiguous run of whole tiles of kLoadsInFlight vectors a
+// thread, a trip a tile, and a round's end every kTripsPerRound<In> trips. Blocks with one tile fewer
+// finish early and free their slot for the next call while the others read. The last block also
+// takes the vectors after the last whole tile, loaded together; head and tail values, one a thread,
+// go to add_one.
 template <class In, class ThreadSum>
 __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& sum) {
-    static_assert(kLoadsInFlight == 4, "the slow path below names the four vectors");
     const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-    const std::size_t threads = gridDim.x * std::size_t{blockDim.x};
     const AlignedBody<In> aligned(in, n);
     if (thread < aligned.head) sum.add_one(widen<ExactFormat<In>>(in[thread]));
 
     const uint4* __restrict__ body = reinterpret_cast<const uint4*>(in + aligned.head);
-    const std::size_t vectors = aligned.vectors;
-    std::size_t i = thread;
-    while (i + (kLoadsInFlight - 1) * threads < vectors) {
-        for (int trip = 0; trip < kTripsPerRound<In> && i + (kLoadsInFlight - 1) * threads < vectors;
-             ++trip, i += kLoadsInFlight * threads) {
+    const std::size_t vectors = aligned.vectors, step = blockDim.x, tile = step * kLoadsInFlight;
+    const std::size_t tiles = vectors / tile, block = blockIdx.x, grid = gridDim.x;
+    const std::size_t base = tiles / grid, extra = tiles % grid;
+    std::size_t count = base + (block < extra ? 1 : 0);
+    const uint4* __restrict__ p = body + (block * base + (block < extra ? block : extra)) * tile + threadIdx.x;
+    while (count != 0) {
+        for (int trip = 0; trip < kTripsPerRound<In> && count != 0; ++trip, --count, p += tile) {
             uint4 v[kLoadsInFlight];
 #pragma unroll
-            for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
-            sum.begin_trip(v);
-#pragma unroll
-            for (int k = 0; k < kLoadsInFlight; ++k) sum.add_fast(v[k]);
-            if (!sum.end_trip()) [[unlikely]]
-#pragma unroll 1
-                for (int k = 0; k < kLoadsInFlight; ++k)  // one copy of the slow path, v still in registers
-                    sum.redo(k == 0 ? v[0] : k == 1 ? v[1] : k == 2 ? v[2] : v[3]);
+            for (int k = 0; k < kLoadsInFlight; ++k) v[k] = p[k * step];
+            add_trip(sum, v, kLoadsInFlight);
         }
         sum.end_round();
     }
-    for (; i < vectors; i += threads) {
-        const uint4 v[1] = {body[i]};
-        sum.begin_trip(v);
-        sum.add_fast(v[0]);
-        if (!sum.end_trip()) sum.redo(v[0]);
+    if (block == grid - 1) {
+        const std::size_t rest = tiles * tile + threadIdx.x;
+        uint4 v[kLoadsInFlight] = {};
+        int valid = 0;
+#pragma unroll
+        for (int k = 0; k < kLoadsInFlight; ++k)
+            if (rest + k * step < vectors) {
+                v[k] = body[rest + k * step];
+                ++valid;
+            }
+        if (valid != 0) add_trip(sum, v, valid);
     }
     const std::size_t tail = aligned.tail() + thread;
     if (tail < n) sum.add_one(widen<ExactFormat<In>>(in[tail]));
