@@ -10,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "bench/host_memory.hpp"
+#include "platform/memory.hpp"
 
 namespace shootout {
 
@@ -63,7 +63,7 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elem
         Reduction& reduction = prepared.get(c, input, outcome);
         if (!outcome.pages) {  // after prepare and the warm-up call have touched every page it reads
             const Elements read = reduction.host_input();
-            outcome.pages = std::string(read.empty() ? "" : to_string(page_backing(read.data())));
+            outcome.pages = std::string(read.empty() ? "" : to_string(platform::page_backing(read.data())));
         }
         const bool self_timed = c.backend->timing == Timing::device_events;
         for (auto _ : state) {

@@ -1,8 +1,8 @@
 #include "bench/cli.hpp"
 
-#include "bench/device_api.hpp"
-#include "bench/measurement_rules.hpp"
-#include "bench/wildcard.hpp"
+#include "api/device_api.hpp"
+#include "api/measurement_rules.hpp"
+#include "api/wildcard.hpp"
 
 #include <algorithm>
 #include <bit>

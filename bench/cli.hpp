@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/backend.hpp"
-#include "bench/errors.hpp"
+#include "api/backend.hpp"
+#include "api/errors.hpp"
 #include "bench/options.hpp"
 
 namespace shootout {

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/device_api.hpp"
-#include "bench/device_timing.hpp"
-#include "bench/exact_sum.hpp"
-#include "bench/files.hpp"
+#include "api/device_api.hpp"
+#include "api/device_timing.hpp"
+#include "exact/exact_sum.hpp"
+#include "report/files.hpp"
 #include "bench/inputs.hpp"
-#include "bench/measurement_rules.hpp"
-#include "bench/reporters.hpp"
-#include "bench/size_text.hpp"
+#include "api/measurement_rules.hpp"
+#include "report/reporters.hpp"
+#include "report/size_text.hpp"
 #include "bench/sweep_plan.hpp"
 #include "bench/system_info.hpp"
 
@@ -155,9 +155,9 @@ int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
     } else {
         for (const auto& [n, type] : planned_inputs(options)) {
             const double bytes = static_cast<double>(input_bytes(type, n));
-            if (bytes > 0.8 * static_cast<double>(available_memory_bytes())) {
+            if (bytes > 0.8 * static_cast<double>(platform::available_memory_bytes())) {
                 err << "skipping n=" << describe_size(n, type) << " dtype=" << to_string(type) << ": the input needs " << gib(bytes)
-                    << " of host memory and " << gib(static_cast<double>(available_memory_bytes())) << " is available\n";
+                    << " of host memory and " << gib(static_cast<double>(platform::available_memory_bytes())) << " is available\n";
                 exit_status = 1;
                 continue;
             }

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/files.hpp"
-#include "bench/size_text.hpp"
+#include "report/files.hpp"
+#include "report/size_text.hpp"
 #include "bench/system_info.hpp"
 #include "platform/joining_thread.hpp"
 
@@ -212,13 +212,6 @@ void fill_values(std::span<T> out, const InputSpec& spec, std::uint64_t n, std::
 }
 
 }  // namespace
-
-Shard shard_of(std::uint64_t n, int part, int parts) {
-    auto boundary = [&](int k) {  // n x k needs more than 64 bits for n near 2^40 and many parts
-        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(n) * static_cast<unsigned>(k) / static_cast<unsigned>(parts));
-    };
-    return {boundary(part), boundary(part + 1)};
-}
 
 void fill(std::span<float> out, const InputSpec& spec) { fill(out, spec, out.size(), 0); }
 
@@ -417,7 +410,7 @@ HostArray read_float_file(const std::string& path, std::optional<ElementType> as
     if (bytes == 0) fail(path, "holds no " + name + " values");
     const Shard shard = shard_of(bytes / width, part, parts);
     const std::uint64_t shard_bytes = input_bytes(type, shard.size());
-    const std::uint64_t available = available_memory_bytes();
+    const std::uint64_t available = platform::available_memory_bytes();
     const InputTooLarge too_large("skipping input file '" + path + "': it needs " + gib(static_cast<double>(shard_bytes)) +
                                   " of host memory and " + gib(static_cast<double>(available)) + " is available");
     if (shard_bytes > available) throw too_large;

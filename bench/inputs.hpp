@@ -9,9 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "bench/element_type.hpp"
-#include "bench/errors.hpp"
-#include "bench/host_memory.hpp"
+#include "api/element_type.hpp"
+#include "api/shard.hpp"
+#include "api/errors.hpp"
+#include "platform/memory.hpp"
 
 namespace shootout {
 
@@ -30,7 +31,7 @@ struct InputSpec {
 // summed over 2^40 elements, still fit in a float's range.
 inline constexpr double kMinCondition = 1, kMaxCondition = 1e40;
 
-// Values of one element type in a HugePageRegion of their own: page-aligned, transparent huge pages
+// Values of one element type in a platform::HugePageRegion of their own: page-aligned, transparent huge pages
 // requested, first touched by the threads that fill it.
 class HostArray {
 public:
@@ -80,19 +81,10 @@ private:
         if (type_ != element_type_of<T>) throw std::logic_error("a host array of " + std::string(to_string(type_)) + " read as another type");
     }
 
-    HugePageRegion memory_;
+    platform::HugePageRegion memory_;
     ElementType type_ = ElementType::f32;
     std::size_t count_ = 0;
 };
-
-// The contiguous piece `part` of `parts` of n elements: [floor(n part / parts), floor(n (part + 1) /
-// parts)). Pieces differ in length by at most one. MPI ranks split the global input by it, and the
-// GPUs of the nccl/* backends their input.
-struct Shard {
-    std::uint64_t begin = 0, end = 0;
-    std::uint64_t size() const { return end - begin; }
-};
-Shard shard_of(std::uint64_t n, int part, int parts);
 
 // Fills out[i] from (seed, i) alone (and n = out.size() and C for the hard inputs), with integer
 // hashing and one rounding to float, so the same (distribution, seed, n) gives the same floats on

@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "bench/cli.hpp"
-#include "bench/device_api.hpp"
+#include "api/device_api.hpp"
 #include "bench/input_export.hpp"
-#include "bench/mpi_world.hpp"
+#include "api/mpi_world.hpp"
 #include "bench/runner.hpp"
 #include "bench/system_info.hpp"
 

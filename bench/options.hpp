@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/element_type.hpp"
+#include "api/element_type.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {

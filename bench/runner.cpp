@@ -16,11 +16,11 @@
 #include <set>
 
 #include "bench/case_timer.hpp"
-#include "bench/exact_sum.hpp"
-#include "bench/measurement_rules.hpp"
-#include "bench/mpi_world.hpp"
-#include "bench/reporters.hpp"
-#include "bench/size_text.hpp"
+#include "exact/exact_sum.hpp"
+#include "api/measurement_rules.hpp"
+#include "api/mpi_world.hpp"
+#include "report/reporters.hpp"
+#include "report/size_text.hpp"
 #include "bench/sweep_plan.hpp"
 #include "bench/system_info.hpp"
 
@@ -39,9 +39,9 @@ std::string input_name(std::uint64_t n, ElementType type) {
 std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, ElementType type, std::ostream& err) {
     const Shard shard = shard_of(n, mpi::world().rank, mpi::world().size);
     const double bytes = static_cast<double>(input_bytes(type, shard.size()));
-    if (bytes > 0.8 * static_cast<double>(available_memory_bytes())) {
+    if (bytes > 0.8 * static_cast<double>(platform::available_memory_bytes())) {
         err << "skipping " << input_name(n, type) << ": the input needs " << gib(bytes) << " of host memory and "
-            << gib(static_cast<double>(available_memory_bytes())) << " is available\n";
+            << gib(static_cast<double>(platform::available_memory_bytes())) << " is available\n";
         return std::nullopt;
     }
     try {
@@ -191,7 +191,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 status = 1;
             }
     }
-    std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(options);
+    std::vector<std::unique_ptr<Reporter>> reporters = open_reporters({.csv = options.csv_path, .json = options.json_path, .input = options.input.file});
     // Rank 0 speaks for the run: the other ranks print nothing.
     if (mpi::is_root()) reporters.push_back(std::make_unique<SummaryReporter>(out));
     name_skipped_types(options, backends, out);
@@ -230,7 +230,9 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
             input = generated->elements();
         }
         // The exact sum of the whole input: the ranks' shards' exact sums, summed exactly.
-        const ExactAccumulator exact = mpi::sum(exact_sum(input));
+        auto words = exact_sum(input).words();
+        mpi::sum(words);  // the ranks' accumulators summed word by word: exact (exact/exact_sum.hpp)
+        const ExactAccumulator exact = ExactAccumulator::from_words(words);
         // Reproducibility, as observed: the bits of each backend's first result on this input, which
         // every repetition, thread count and timing rule must give again.
         std::map<std::pair<const Backend*, bool>, std::uint64_t> first_bits;

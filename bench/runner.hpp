@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "bench/options.hpp"
 
 namespace shootout {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "bench/cli.hpp"
-#include "bench/measurement_rules.hpp"
+#include "api/measurement_rules.hpp"
 
 namespace shootout {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "bench/options.hpp"
 
 namespace shootout {

@@ -11,7 +11,7 @@
 #include <optional>
 #include <sstream>
 
-#include "bench/device_api.hpp"
+#include "api/device_api.hpp"
 #include "platform/cpu_info.hpp"
 
 #ifndef SHOOTOUT_COMPILER

@@ -10,7 +10,6 @@
 
 namespace shootout {
 
-using platform::available_memory_bytes;  // Memory this process can still take
 using platform::host_name;
 
 // /proc/cpuinfo's "model name"; on Arm its implementer and part: "ARM 0xd0c". Where there is no

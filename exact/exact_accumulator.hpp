@@ -27,13 +27,13 @@
 // level is floating-point expansions; an integer window is cheaper for float32 inputs. Floats
 // outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. The CPU backends add
 // doubles with add_value() one at a time: their 53-bit significands leave an int64 window 10
-// binades (the GPU kernel keeps a floating-point expansion in front, gpu/agents/exact_agent.cuh).
+// binades (the GPU kernel keeps a floating-point expansion in front, cuda/agents/exact_agent.cuh).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "bench/float16.hpp"
+#include "api/float16.hpp"
 
 #if defined(__CUDACC__)
 #define SHOOTOUT_EXACT_FN __host__ __device__ __forceinline__
@@ -108,7 +108,7 @@ SHOOTOUT_EXACT_FN std::uint64_t bits_of(double x) {
 #endif
 }
 
-// The 16-bit formats are their bits (bench/float16.hpp), on the host and on the device.
+// The 16-bit formats are their bits (api/float16.hpp), on the host and on the device.
 SHOOTOUT_EXACT_FN std::uint16_t bits_of(Float16 x) { return x.bits; }
 SHOOTOUT_EXACT_FN std::uint16_t bits_of(BFloat16 x) { return x.bits; }
 
@@ -343,7 +343,7 @@ SHOOTOUT_EXACT_FN Window window_for(float magnitude) {
 }
 
 // bfloat16's window inside a float window of TopBit (the GPU kernel's bfloat16 fast path,
-// gpu/agents/exact_agent.cuh): its top 15 binades. A bfloat16 there has 8 significant bits, none
+// cuda/agents/exact_agent.cuh): its top 15 binades. A bfloat16 there has 8 significant bits, none
 // below 2^(lsb + kShift), so it is an integer below 2^22 of those units; integer() takes it with one
 // fused multiply-add, x * 2^-(lsb + kShift) + 1.5 x 2^23 being exact and in [2^23, 2^24), where a
 // float's low bits are that integer. A trip's values are judged at once on their 16-bit patterns b,

@@ -1,4 +1,4 @@
-"""A framework backend: the Python side of bench/backend.hpp's Backend record.
+"""A framework backend: the Python side of api/backend.hpp's Backend record.
 
 A backend is one call a framework's user makes (torch.sum, cupy.sum, ...). It says where it runs,
 how its calls are timed, which element types it takes with the traits it declares for each, whether
@@ -17,7 +17,7 @@ from handoff import NUMPY_TYPES, Rules
 
 @dataclass(frozen=True)
 class Traits:
-    """What the backend declares (bench/backend.hpp, results/README.md: the trait columns)."""
+    """What the backend declares (api/backend.hpp, results/README.md: the trait columns)."""
     accumulator: str  # f32, f64, compensated_f32, exact, ...: what the running sum is kept in
     order: str  # sequential, pairwise, tree, ...: how the additions are arranged
     reproducibility: str  # none, per_thread_count, any_thread_count

@@ -1,4 +1,4 @@
-"""Device calls timed as bench/device_timing.cpp times them: the input's copies on the device rotate
+"""Device calls timed as api/device_timing.cpp times them: the input's copies on the device rotate
 (measure.Rotation), and a timed region is one call (run) or `calls` calls back to back (run_batch)."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 file and DIR/inputs.json. Nothing here generates an input or computes an exact sum: the values are
 the harness's, bit for bit, and the exact sum S is the harness's superaccumulator, handed over as
 its digits, so that relative_error() forms |result - S| exactly and rounds it once, as
-bench/exact_sum.cpp's relative_error() does.
+exact/exact_sum.cpp's relative_error() does.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class HandoffError(Exception):
 
 @dataclass(frozen=True)
 class Column:
-    """One CSV column as the harness's column table declares it (bench/reporters.hpp: ColumnSchema)."""
+    """One CSV column as the harness's column table declares it (report/reporters.hpp: ColumnSchema)."""
     name: str
     kind: str  # "text", "whole" or "real"
     pattern: str | None  # real columns: the printf pattern of the CSV text
@@ -64,7 +64,7 @@ class Input:
 
 @dataclass(frozen=True)
 class Rules:
-    """The measurement rules (bench/measurement_rules.hpp), as the harness states them."""
+    """The measurement rules (api/measurement_rules.hpp), as the harness states them."""
     repetitions: int
     min_time_s: float
     min_warmup_s: float
@@ -126,7 +126,7 @@ def write_inputs(bench: Path, directory: Path, harness_args: list[str]) -> Hando
 
 
 def relative_error(result: float, given: Input) -> float:
-    """|result - S| / |S| as bench/exact_sum.cpp's relative_error() takes it: result - S exact, rounded once;
+    """|result - S| / |S| as exact/exact_sum.cpp's relative_error() takes it: result - S exact, rounded once;
     the absolute error when S = 0; nan when the input held NaN or Inf; inf when the input is finite and
     the result is not (0 when S itself rounds to that infinity)."""
     if given.saw_nan or given.saw_pos_inf or given.saw_neg_inf:

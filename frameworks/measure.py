@@ -1,4 +1,4 @@
-"""The measurement rules of bench/measurement_rules.hpp, applied to framework calls.
+"""The measurement rules of api/measurement_rules.hpp, applied to framework calls.
 
   warm-up      one untimed call right after prepare, then min_warmup_s of untimed calls (once per case)
   repetitions  `repetitions`, each of at least min_time_s: the first one finds its call count as Google
@@ -7,7 +7,7 @@
                interleaving), the case prepared again, outside timing, when its turn comes
   statistic    the median and minimum over repetitions of the mean time per call
   caches       device rows rotate through copies spanning l2_rotation_factor x the device's L2
-               (bench/device_timing.hpp: RotatingInput); host rows read one input (warm)
+               (api/device_timing.hpp: RotatingInput); host rows read one input (warm)
   timing       isolated: one call per timed region; batched: batch_calls() calls per region, time / calls
 """
 
@@ -39,7 +39,7 @@ def rotation_layout(rules: Rules, nbytes: int, cache_bytes: int) -> tuple[int, i
 
 
 class Rotation:
-    """The copies of one input on a device, taken in turn (bench/device_timing.cpp: RotatingInput)."""
+    """The copies of one input on a device, taken in turn (api/device_timing.cpp: RotatingInput)."""
 
     def __init__(self, count: int, copy: Callable[[int], object]):
         self.count, self._copy, self._next = count, copy, 0

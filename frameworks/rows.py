@@ -19,7 +19,7 @@ class RowError(Exception):
 
 
 def field_text(column: Column, value) -> str:
-    """A value as the harness writes it in this column (bench/reporters.cpp: columns())."""
+    """A value as the harness writes it in this column (report/reporters.cpp: columns())."""
     if value is None:
         if not column.may_be_empty:
             raise RowError(f"column {column.name} has no value")
@@ -53,7 +53,7 @@ def csv_row(columns: list[Column], values: dict) -> str:
 class CsvFile:
     """Appends rows to a CSV file that the harness's runs may share: a new or empty file gets the
     header; an existing one must start with it; a missing final newline is added; each row is
-    written whole under an exclusive flock(), as bench/csv_reporter.cpp does."""
+    written whole under an exclusive flock(), as report/csv_reporter.cpp does."""
 
     def __init__(self, path: Path, columns: list[Column]):
         self.path = Path(path)
@@ -102,7 +102,7 @@ class CsvFile:
 
 
 def describe_size(n: int, itemsize: int) -> str:
-    """"2^20 (4 MiB)" or "1000 (3.9 KiB)", as bench/size_text.cpp's describe_size()."""
+    """"2^20 (4 MiB)" or "1000 (3.9 KiB)", as report/size_text.cpp's describe_size()."""
     scaled, unit = float(n * itemsize), "B"
     for bigger in ("KiB", "MiB", "GiB", "TiB"):
         if scaled < 1024:
@@ -114,7 +114,7 @@ def describe_size(n: int, itemsize: int) -> str:
 
 
 def progress_line(counter: str, row: dict, itemsize: int) -> str:
-    """One line per finished case, as the harness prints them (bench/reporters.cpp: progress_line())."""
+    """One line per finished case, as the harness prints them (report/reporters.cpp: progress_line())."""
     line = "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e" % (
         counter, row["backend"], row["device"], describe_size(row["n"], itemsize), row["threads"], row["input"],
         row["gbps"], row["time_ns_median"], row["rel_error"])

@@ -2,8 +2,8 @@
 // visible GPUs); each rank sums its shard of floats or doubles with cuda/single-pass-f64 (the
 // single-pass kernel, double accumulation) and the double partials meet in MPI_Allreduce. The GPU's partial is copied
 // back to the host inside the timed call: the all-reduce runs on host values.
-#include "gpu/runtime/cuda_api.hpp"
-#include "gpu/runtime/device.hpp"
+#include "cuda/runtime/cuda_api.hpp"
+#include "cuda/runtime/device.hpp"
 #include "mpi/mpi_reduction.hpp"
 
 namespace shootout::mpi {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend.hpp"
-#include "bench/mpi_world.hpp"
+#include "api/backend.hpp"
+#include "api/mpi_world.hpp"
 
 #ifdef SHOOTOUT_HAVE_MPI
 #include <mpi.h>

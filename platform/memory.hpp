@@ -5,13 +5,14 @@
 //
 // Why: streaming a 1 GiB input from DRAM on 4 KiB pages costs a TLB miss every 4 KiB, and the
 // hardware prefetchers stop at every 4 KiB boundary. On the 2-core EPYC VM one core read 25.6 GB/s
-// from 4 KiB pages and 30.8 GB/s from transparent huge pages (issue 11). A mapping is never touched
-// here, so the first thread that writes a page places it (NUMA first touch): see cpu/placed_input.hpp.
+// from 4 KiB pages and 30.8 GB/s from transparent huge pages. A mapping is never touched
+// here, so the first thread that writes a page places it (NUMA first touch): see cpu/parallel/placed_input.hpp.
 // Windows places large pages when it maps them (they are locked in memory), so there the first
 // touch places base pages only.
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <utility>
 
 namespace shootout::platform {
@@ -62,6 +63,17 @@ private:
 // all large pages or none). unknown when nothing there is resident, or the system cannot say (macOS).
 enum class PageBacking { unknown, huge, small, mixed };
 PageBacking page_backing(const void* address);
+
+// The CSV's `pages` value: "huge", "4k", "mixed"; "" for unknown.
+constexpr std::string_view to_string(PageBacking backing) {
+    switch (backing) {
+        case PageBacking::huge: return "huge";
+        case PageBacking::small: return "4k";
+        case PageBacking::mixed: return "mixed";
+        case PageBacking::unknown: return "";
+    }
+    return "";
+}
 
 // Whether HugePageRegion can get huge pages here. Linux: "always" or "madvise" is the selected mode
 // in /sys/kernel/mm/transparent_hugepage/enabled. Windows: the system has large pages and this

@@ -2,7 +2,7 @@
 # cuda/exact against cuda/single-pass, and nccl/exact on one GPU against cuda/exact, on the GPU
 # machine from a release build: the GPU test cases of both exact backends (and the single-pass
 # suite, whose launch they share), compute-sanitizer's memcheck, racecheck and synccheck on a few of
-# them, then batched times per size and the speed ratios against the targets (gpu/PERFORMANCE.md,
+# them, then batched times per size and the speed ratios against the targets (cuda/PERFORMANCE.md,
 # "cuda/exact"). Logs, the CSV and ratios.txt go to $OUT (default ./exact-speed). Exit status:
 # non-zero when a test or a sanitizer fails; a missed speed target is printed, not an error.
 #

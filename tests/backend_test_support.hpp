@@ -17,11 +17,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/backend.hpp"
-#include "bench/device_api.hpp"
-#include "gpu/runtime/cuda_api.hpp"
-#include "bench/element_type.hpp"
-#include "bench/exact_sum.hpp"
+#include "api/backend.hpp"
+#include "api/device_api.hpp"
+#include "cuda/runtime/cuda_api.hpp"
+#include "api/element_type.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {

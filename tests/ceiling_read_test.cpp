@@ -9,7 +9,7 @@
 
 #include "cpu/ceiling/ceiling_read.hpp"
 #include "tests/error_bounds.hpp"
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 
 namespace shootout {
 namespace {

@@ -9,7 +9,7 @@
 #include <fnmatch.h>
 #endif
 
-#include "bench/wildcard.hpp"
+#include "api/wildcard.hpp"
 
 namespace shootout {
 namespace {

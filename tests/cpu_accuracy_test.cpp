@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/backend.hpp"
-#include "bench/exact_sum.hpp"
+#include "api/backend.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"

@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"

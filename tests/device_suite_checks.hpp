@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
 #include "tests/sweep_support.hpp"

@@ -16,7 +16,7 @@
 #include <limits>
 #include <optional>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 
 namespace shootout::bounds {
 
@@ -98,7 +98,7 @@ inline double openmp_float_chunks(const Problem& p) {
 inline double exact_rounded_once(const Problem& p) { return kDoubleU * std::abs(p.exact); }
 
 // How far the terms a sum adds for one float may be from it, relatively: 0 where the float is added
-// as it is. TF32 (gpu/primitives/tf32_mma.cuh) keeps 11 significant bits: one term rounded to
+// as it is. TF32 (cuda/primitives/tf32_mma.cuh) keeps 11 significant bits: one term rounded to
 // nearest errs by at most 2^-11; a truncated head and the rest rounded to nearest by at most 2 ulps
 // of the float, 2^-22 (normal floats; those within half a TF32 ulp, or 2 ulps for the split, of 2^128
 // round to infinity).

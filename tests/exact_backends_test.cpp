@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
 #include "exact/exact_accumulator.hpp"
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 #include "opencl/runtime/opencl_api.hpp"
@@ -174,7 +174,7 @@ TEST_P(EveryExactBackend, OddSizesAndUnalignedStarts) {
         }
 }
 
-// Sizes about a GPU grid's shape (gpu/agents/exact_agent.cuh): one block's pass of 4096 floats and
+// Sizes about a GPU grid's shape (cuda/agents/exact_agent.cuh): one block's pass of 4096 floats and
 // one float either side, 33 blocks (more than the 32 copies of the grid's total), a full grid whose
 // threads make several trips; on inputs whose threads' windows differ within a warp (normal) and
 // that fill the threads' digits (wide).
@@ -403,7 +403,7 @@ TEST_P(EveryExactBackend, SixteenBitInputs) {
     check(std::type_identity<BFloat16>{});
 }
 
-// bfloat16 about cuda/exact's fast window (gpu/agents/exact_agent.cuh, BfloatWindow: a trip's 32
+// bfloat16 about cuda/exact's fast window (cuda/agents/exact_agent.cuh, BfloatWindow: a trip's 32
 // values added as int32 when all lie in [2^(t - 15), 2^t)), at a size where a GPU thread makes many
 // trips: seven values just below 2 and one at the window's bottom with its lowest bit set in every
 // 8; the same with that one a binade lower, below the window (every trip redone one value at a

@@ -1,4 +1,4 @@
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 
 #include <gtest/gtest.h>
 

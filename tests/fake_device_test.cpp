@@ -10,9 +10,9 @@
 #include <set>
 #include <vector>
 
-#include "bench/device_api.hpp"
-#include "bench/device_timing.hpp"
-#include "bench/measurement_rules.hpp"
+#include "api/device_api.hpp"
+#include "api/device_timing.hpp"
+#include "api/measurement_rules.hpp"
 #include "bench/system_info.hpp"
 #include "tests/sweep_support.hpp"
 

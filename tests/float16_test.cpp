@@ -1,8 +1,8 @@
-// The 16-bit element types (bench/float16.hpp): every bit pattern widens to the float it means and
+// The 16-bit element types (api/float16.hpp): every bit pattern widens to the float it means and
 // narrows back to itself, every value between two neighbours rounds to the nearer (ties to the
 // even one), overflow and underflow go where IEEE 754 says; and their exact sums, in the harness's
 // reference and in exact::Sum, against an integer reference.
-#include "bench/float16.hpp"
+#include "api/float16.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include <span>
 #include <vector>
 
-#include "bench/element_type.hpp"
-#include "bench/exact_sum.hpp"
+#include "api/element_type.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "exact/exact_accumulator.hpp"
 

@@ -1,4 +1,4 @@
-// What is particular to the one-launch backends (gpu/agents/single_pass.cuh), in every element type
+// What is particular to the one-launch backends (cuda/agents/single_pass.cuh), in every element type
 // they take: the ticket counter and block slots live as long as the prepared reduction and are left
 // ready by each launch for the next, so repeated calls, other sizes and other prepared reductions in
 // between must all still give the right, and the same, bits. gpu_backends_test.cpp checks them against the exact sum like every CUDA backend;
@@ -15,9 +15,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "tests/backend_test_support.hpp"
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/cli.hpp"
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {

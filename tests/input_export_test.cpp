@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "bench/cli.hpp"
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
-#include "bench/reporters.hpp"
+#include "report/reporters.hpp"
 
 namespace shootout {
 namespace {

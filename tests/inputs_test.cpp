@@ -288,7 +288,7 @@ TEST_F(InputFiles, OnlyRegularFilesAreRead) {
 TEST_F(InputFiles, AFileLargerThanMemoryIsSkippedWithTheSizeMessage) {
     const std::string path = write("huge.f32", "");
     std::filesystem::resize_file(path, std::uint64_t{1} << 42);  // sparse: takes no disk
-    if (available_memory_bytes() >= (std::uint64_t{1} << 42)) GTEST_SKIP() << "this machine has 4 TiB free";
+    if (platform::available_memory_bytes() >= (std::uint64_t{1} << 42)) GTEST_SKIP() << "this machine has 4 TiB free";
     try {
         read_float_file(path);
         ADD_FAILURE() << "a 4 TiB file was read";

@@ -14,10 +14,10 @@
 #include <thread>
 #include <type_traits>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "tests/backend_test_support.hpp"
-#include "bench/exact_sum.hpp"
-#include "bench/host_memory.hpp"
+#include "exact/exact_sum.hpp"
+#include "platform/memory.hpp"
 #include "cpu/parallel/placed_input.hpp"
 #include "cpu/parallel/static_chunks.hpp"
 #include "cpu/parallel/thread_pool.hpp"
@@ -116,19 +116,19 @@ TEST(Placement, PoolCopiesEachChunkOnTheCpuThatReadsIt) {
 }
 
 TEST(Placement, CopiesAreOnHugePagesWhereTheKernelOffersThem) {
-    if (!huge_pages_available())
+    if (!platform::huge_pages_available())
         GTEST_SKIP() << "no huge pages here (Linux: /sys/kernel/mm/transparent_hugepage/enabled is 'never'; Windows: no Lock pages in memory privilege)";
     for (const Backend* backend : available_cpu_backends())
         for_each_element_type(*backend, [&]<class T>(std::type_identity<T>) {
             const auto data = small_integers<T>(1 << 21, 8, 4);
             const auto reduction = backend->prepare(std::span<const T>(data), {.threads = 2});
             reduction->run();
-            EXPECT_EQ(page_backing(reduction->host_input().data()), PageBacking::huge) << backend->name;
+            EXPECT_EQ(platform::page_backing(reduction->host_input().data()), platform::PageBacking::huge) << backend->name;
         });
 }
 
 TEST(Placement, ACopyKeepsItsInputsOffsetInAPage) {
-    const auto page_offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kSmallPage; };
+    const auto page_offset = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % platform::kSmallPage; };
     const Backend& pool = *find_backend("cpu/pool/simd");
     for_each_element_type(pool, [&]<class T>(std::type_identity<T>) {
         const auto data = small_integers<T>(5000, 8, 5);

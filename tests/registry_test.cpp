@@ -1,5 +1,5 @@
-#include "bench/backend.hpp"
-#include "bench/device_api.hpp"
+#include "api/backend.hpp"
+#include "api/device_api.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-#include "bench/reporters.hpp"
+#include "report/reporters.hpp"
 
 #include "bench/cli.hpp"
-#include "bench/size_text.hpp"
+#include "report/size_text.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -410,12 +410,15 @@ TEST_F(Files, JsonRenameErrorsNameThePathAndLeaveNoTemporary) {
     EXPECT_EQ(names_in_dir(), (std::vector<std::string>{".taken.json.lock", "taken.json"}));  // the run's lock, no temporary
 }
 
-Options outputs(std::vector<std::string> args) { return parse_command_line(args); }
+OutputPaths outputs(std::vector<std::string> args) {
+    const Options options = parse_command_line(args);
+    return {.csv = options.csv_path, .json = options.json_path, .input = options.input.file};
+}
 
-void expect_refused(const Options& options, const std::string& needle) {
+void expect_refused(const OutputPaths& paths, const std::string& needle) {
     try {
-        open_reporters(options);
-        ADD_FAILURE() << "opened " << options.csv_path << " and " << options.json_path;
+        open_reporters(paths);
+        ADD_FAILURE() << "opened " << paths.csv << " and " << paths.json;
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }

@@ -12,10 +12,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
-#include "bench/exact_sum.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "bench/inputs.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/reporters.hpp"
+#include "report/reporters.hpp"
 
 namespace shootout {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "bench/cli.hpp"
-#include "bench/reporters.hpp"
+#include "report/reporters.hpp"
 #include "bench/runner.hpp"
 
 namespace shootout {

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "bench/cli.hpp"
-#include "bench/host_memory.hpp"
-#include "bench/measurement_rules.hpp"
-#include "bench/reporters.hpp"
+#include "platform/memory.hpp"
+#include "api/measurement_rules.hpp"
+#include "report/reporters.hpp"
 #include "bench/runner.hpp"
 #include "tests/sweep_support.hpp"
 
@@ -66,7 +66,7 @@ TEST(Sweep, FileInputSetsTheSizeAndHasNoSeed) {
     EXPECT_EQ(r.rows[0].at("exact"), "0.875");
     EXPECT_EQ(r.rows[0].at("input"), "file:" + path.filename().string());
     // A file's values are laid out like generated ones: the backend's own copy, its backing recorded.
-    if (huge_pages_available()) {
+    if (platform::huge_pages_available()) {
         EXPECT_EQ(r.rows[0].at("pages"), "huge");
     }
 }
@@ -213,7 +213,7 @@ TEST(Sweep, PagesSayWhatBacksTheMemoryARunReads) {
     for (const auto& row : r.rows) {
         const std::string& pages = row.at("pages");
         EXPECT_TRUE(pages == "huge" || pages == "4k" || pages == "mixed") << row.at("backend") << ": '" << pages << "'";
-        if (huge_pages_available()) {
+        if (platform::huge_pages_available()) {
             EXPECT_EQ(pages, "huge") << row.at("backend") << " n=" << row.at("n");
         }
     }

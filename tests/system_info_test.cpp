@@ -76,7 +76,7 @@ TEST(SystemInfo, TheOsIsTheOneBuiltFor) {
 #else
     EXPECT_STREQ(platform::os_name(), "linux");
 #endif
-    EXPECT_NE(available_memory_bytes(), 0u);
+    EXPECT_NE(platform::available_memory_bytes(), 0u);
 }
 
 // Two threads hand a word back and forth, each asleep in atomic_wait until the other's notify: a

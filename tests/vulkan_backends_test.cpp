@@ -13,9 +13,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/backend.hpp"
-#include "bench/device_api.hpp"
-#include "bench/exact_sum.hpp"
+#include "api/backend.hpp"
+#include "api/device_api.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/device_suite_checks.hpp"

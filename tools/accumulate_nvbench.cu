@@ -24,14 +24,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend.hpp"
-#include "bench/device_timing.hpp"
-#include "bench/element_type.hpp"
-#include "bench/exact_sum.hpp"
+#include "api/backend.hpp"
+#include "api/device_timing.hpp"
+#include "api/element_type.hpp"
+#include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
-#include "gpu/runtime/cuda_api.hpp"
-#include "gpu/runtime/cuda_queue.cuh"
-#include "gpu/runtime/device.hpp"
+#include "cuda/runtime/cuda_api.hpp"
+#include "cuda/runtime/cuda_queue.cuh"
+#include "cuda/runtime/device.hpp"
 
 namespace shootout::cuda {
 namespace {

@@ -1,4 +1,4 @@
-// Times SinglePass (gpu/agents/single_pass.cuh) under several policies against cub::DeviceReduce::Sum, and
+// Times SinglePass (cuda/agents/single_pass.cuh) under several policies against cub::DeviceReduce::Sum, and
 // checks them. Not part of the harness: no registered backends, no GoogleTest.
 //
 //   single_pass_sweep [--acc=f32,f64,kahan] [--dtype=f32,f64,f16,bf16] [--sizes=10..30] [--calls=K]
@@ -28,11 +28,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench/element_type.hpp"
-#include "gpu/agents/single_pass.cuh"
-#include "gpu/runtime/cub_reduce.cuh"
-#include "gpu/runtime/device.hpp"
-#include "gpu/runtime/element_dispatch.cuh"
+#include "api/element_type.hpp"
+#include "cuda/agents/single_pass.cuh"
+#include "cuda/runtime/cub_reduce.cuh"
+#include "cuda/runtime/device.hpp"
+#include "cuda/runtime/element_dispatch.cuh"
 
 using namespace shootout::cuda;
 

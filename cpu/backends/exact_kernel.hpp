@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "bench/element_type.hpp"
+#include "api/element_type.hpp"
 #include "exact/exact_accumulator.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 

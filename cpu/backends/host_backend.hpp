@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "cpu/parallel/placed_input.hpp"
 
 namespace shootout {

@@ -28,7 +28,7 @@ Backend serial_accumulate(std::string name, std::string description) {
     "std::accumulate into a double: one thread, one running double total (floats and 16-bit values widened before adding)"));
 
 // A running total in T itself: each float addition of two T values rounded back to T, which is
-// T's own correctly rounded addition (bench/float16.hpp). It stalls once the total's half ulp
+// T's own correctly rounded addition (api/float16.hpp). It stalls once the total's half ulp
 // passes the addends (at 2048 for float16 values below 1, at 256 for bfloat16), and float16's
 // overflows past 65504: the accuracy a 16-bit accumulator costs.
 template <class T>

@@ -9,7 +9,7 @@
 
 namespace shootout {
 
-// One sign convention for every compensated sum in the project, CPU and GPU (gpu/primitives/accumulators.cuh):
+// One sign convention for every compensated sum in the project, CPU and GPU (cuda/primitives/accumulators.cuh):
 // the compensation is what rounding took off the sum, so sum + compensation approximates the total.
 
 // Kahan (1965): carries the low-order part that each addition lost into the next one.

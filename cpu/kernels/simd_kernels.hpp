@@ -13,7 +13,7 @@
 #include <string>
 #include <type_traits>
 
-#include "bench/float16.hpp"
+#include "api/float16.hpp"
 
 namespace shootout::exact {
 template <class T>

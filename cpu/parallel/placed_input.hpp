@@ -2,8 +2,8 @@
 //
 // The harness fills one input with threads of its own. A backend that reads it in parts on several
 // threads wants each part on the NUMA node of the thread that reads it, and every backend wants it
-// on transparent huge pages (bench/host_memory.hpp says why). So each CPU backend, in prepare and so
-// outside timing, copies the input into a HugePageRegion of its own, each part copied (and so first
+// on transparent huge pages (platform/memory.hpp says why). So each CPU backend, in prepare and so
+// outside timing, copies the input into a platform::HugePageRegion of its own, each part copied (and so first
 // touched, and so placed) by the thread that will read it, and then reads that copy. The cost is a
 // second copy of the input while one backend is prepared; one that does not fit is skipped by name.
 #pragma once
@@ -14,11 +14,11 @@
 #include <span>
 #include <string>
 
-#include "bench/backend.hpp"
-#include "bench/element_type.hpp"
-#include "bench/host_memory.hpp"
+#include "api/backend.hpp"
+#include "api/element_type.hpp"
+#include "platform/memory.hpp"
 #include "cpu/parallel/static_chunks.hpp"
-#include "bench/system_info.hpp"
+#include "platform/system.hpp"
 
 namespace shootout {
 
@@ -42,12 +42,12 @@ public:
         if (input.empty()) return;
         // The copy starts as far into a 4 KiB page as the input does: the harness's page-aligned input
         // stays page-aligned, and a test's deliberately unaligned one stays unaligned.
-        const std::size_t offset = reinterpret_cast<std::uintptr_t>(input.data()) % kSmallPage;
+        const std::size_t offset = reinterpret_cast<std::uintptr_t>(input.data()) % platform::kSmallPage;
         // Headroom for page tables and whatever else runs beside the benchmark.
-        if (static_cast<double>(input.size_bytes()) > 0.9 * static_cast<double>(available_memory_bytes()))
+        if (static_cast<double>(input.size_bytes()) > 0.9 * static_cast<double>(platform::available_memory_bytes()))
             throw ResourceExhausted("no memory left for this backend's copy of the input (" +
                                     std::to_string(input.size_bytes() >> 20) + " MiB)");
-        memory_ = HugePageRegion(offset + input.size_bytes());
+        memory_ = platform::HugePageRegion(offset + input.size_bytes());
         T* copy = reinterpret_cast<T*>(memory_.data() + offset);
         auto copy_part = [&](int part) {
             const std::span<const T> chunk = static_chunk(input, part, parts);
@@ -62,7 +62,7 @@ public:
     std::span<const T> span() const { return copy_; }
 
 private:
-    HugePageRegion memory_;
+    platform::HugePageRegion memory_;
     std::span<const T> copy_;
 };
 

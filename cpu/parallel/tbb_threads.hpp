@@ -17,7 +17,7 @@
 #include <memory>
 #include <span>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "cpu/backends/host_backend.hpp"
 
 namespace shootout {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 
 namespace shootout::opencl {
 

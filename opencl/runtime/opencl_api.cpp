@@ -1,6 +1,6 @@
 // Registers the OpenCL device API: compiled in every build, so that a build without OpenCL still
 // names the backends it lacks and why.
-#include "bench/device_api.hpp"
+#include "api/device_api.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 
 #ifdef SHOOTOUT_HAVE_OPENCL

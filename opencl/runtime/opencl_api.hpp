@@ -1,7 +1,7 @@
 // The OpenCL device API's name, for the backends that run on it.
 #pragma once
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 
 namespace shootout::opencl {
 

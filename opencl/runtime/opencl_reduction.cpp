@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "bench/device_timing.hpp"
+#include "api/device_timing.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 
 namespace shootout::opencl {

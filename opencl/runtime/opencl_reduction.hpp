@@ -1,5 +1,5 @@
 // What every OpenCL backend shares: the OpenCL queue of the device-neutral timing layer
-// (bench/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
+// (api/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
 // result's buffer and its one copy back, and the launch shape chosen from the device's properties.
 // A backend supplies only a KernelSum: "enqueue the reduction of the input at this offset into
 // `out`", with its kernels and temporary storage.
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "opencl/runtime/queue.hpp"
 
 namespace shootout::opencl {

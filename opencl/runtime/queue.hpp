@@ -1,4 +1,4 @@
-// The OpenCL side of the device-neutral timing layer (bench/device_timing.hpp): an in-order command
+// The OpenCL side of the device-neutral timing layer (api/device_timing.hpp): an in-order command
 // queue with profiling on, and buffers, on the device of opencl/runtime/device.hpp.
 //
 // The device's clock: every command enqueued between start_timer() and stop_timer() gets an event,
@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "bench/device_timing.hpp"
+#include "api/device_timing.hpp"
 #include "opencl/runtime/device.hpp"
 
 namespace shootout::opencl {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 
 namespace shootout::vulkan {
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "bench/backend.hpp"
+#include "api/backend.hpp"
 #include "platform/shared_library.hpp"
 
 namespace shootout::vulkan {

@@ -1,6 +1,6 @@
 // Registers the Vulkan device API: compiled in every build, so that a build without the Vulkan
 // headers or glslc still names the backends it lacks and why.
-#include "bench/device_api.hpp"
+#include "api/device_api.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
 
 #ifdef SHOOTOUT_HAVE_VULKAN

@@ -1,4 +1,4 @@
-// The Vulkan side of the device-neutral timing layer (bench/device_timing.hpp): buffers with device
+// The Vulkan side of the device-neutral timing layer (api/device_timing.hpp): buffers with device
 // addresses, command buffers on the context's compute queue, and a pair of timestamp queries.
 //
 // Commands are recorded into a command buffer and submitted in order; a barrier before each one
@@ -15,7 +15,7 @@
 #include <optional>
 #include <vector>
 
-#include "bench/device_timing.hpp"
+#include "api/device_timing.hpp"
 #include "vulkan/runtime/context.hpp"
 
 namespace shootout::vulkan {

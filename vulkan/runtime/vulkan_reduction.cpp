@@ -6,7 +6,7 @@
 #include <memory>
 #include <utility>
 
-#include "bench/device_timing.hpp"
+#include "api/device_timing.hpp"
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
 #include "vulkan/runtime/vulkan_queue.hpp"

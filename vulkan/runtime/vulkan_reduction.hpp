@@ -1,5 +1,5 @@
 // What every Vulkan backend shares: the Vulkan queue of the device-neutral timing layer
-// (bench/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
+// (api/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
 // launch shape chosen from the device, and the result's copy back. A backend supplies one SPIR-V
 // module of vulkan/shaders/reduce.comp and says what it needs of the device; one that sums nothing
 // (the launch floor) supplies its own call on the same queue.
@@ -12,8 +12,8 @@
 #include <span>
 #include <string>
 
-#include "bench/backend.hpp"
-#include "bench/device_timing.hpp"
+#include "api/backend.hpp"
+#include "api/device_timing.hpp"
 
 namespace shootout::vulkan {
 

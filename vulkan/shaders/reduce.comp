@@ -1,4 +1,4 @@
-// The one-launch reduction of vulkan/*, the GLSL twin of gpu/agents/single_pass.cuh: every workgroup
+// The one-launch reduction of vulkan/*, the GLSL twin of cuda/agents/single_pass.cuh: every workgroup
 // reduces its grid-stride share of the input, writes its partial to its own slot and takes a ticket;
 // the workgroup that draws the last ticket combines the slots in workgroup order, writes the sum and
 // resets the ticket for the next dispatch. No second dispatch, no float atomics: the partition

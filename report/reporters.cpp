@@ -1,0 +1,240 @@
+#include "report/reporters.hpp"
+
+#include "report/size_text.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+
+namespace shootout {
+
+namespace {
+
+std::string exact_text(double value) { return format_number("%.17g", value); }  // round-trips a double
+
+std::string quote_csv(const std::string& field) {
+    if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+    std::string quoted = "\"";
+    for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+// The length of the well-formed UTF-8 sequence that starts at text[i] (Unicode's table 3-7), or 0
+// when none does: a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    if (lead < 0x80) return 1;
+    std::size_t length = 0;
+    unsigned char second_low = 0x80, second_high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead == 0xe0) length = 3, second_low = 0xa0;
+    else if (lead >= 0xe1 && lead <= 0xef) length = 3, second_high = lead == 0xed ? 0x9f : 0xbf;
+    else if (lead == 0xf0) length = 4, second_low = 0x90;
+    else if (lead >= 0xf1 && lead <= 0xf3) length = 4;
+    else if (lead == 0xf4) length = 4, second_high = 0x8f;
+    else return 0;
+    if (i + length > text.size() || byte(i + 1) < second_low || byte(i + 1) > second_high) return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    return length;
+}
+
+}  // namespace
+
+// Quotes and backslashes escaped, control characters as \u00XX, and each byte that is not part of
+// valid UTF-8 (a file name can hold any byte) as U+FFFD.
+std::string quote_json(std::string_view text) {
+    std::string quoted = "\"";
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '"' || c == '\\') {
+            quoted += '\\';
+            quoted += static_cast<char>(c);
+            ++i;
+        } else if (c < 0x20) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c));
+            quoted += escape;
+            ++i;
+        } else if (const std::size_t length = utf8_sequence_length(text, i)) {
+            quoted.append(text.substr(i, length));
+            i += length;
+        } else {
+            quoted += "\\ufffd";
+            ++i;
+        }
+    }
+    return quoted + "\"";
+}
+
+std::string json_number(double value) {
+    if (std::isnan(value)) return "\"nan\"";
+    if (std::isinf(value)) return value > 0 ? "\"inf\"" : "\"-inf\"";
+    return exact_text(value);
+}
+
+namespace {
+
+// One column: its schema, its CSV text, and its JSON value (quoted string, number or null).
+struct Column {
+    ColumnSchema schema;
+    std::string csv, json;
+};
+
+Column text(const char* name, const std::string& value) { return {{name, ColumnKind::text}, value, quote_json(value)}; }
+Column whole(const char* name, std::uint64_t value) {
+    return {{name, ColumnKind::whole}, std::to_string(value), std::to_string(value)};
+}
+Column real(const char* name, double value, const char* csv_pattern) {
+    return {{name, ColumnKind::real, csv_pattern}, format_number(csv_pattern, value), json_number(value)};
+}
+
+// Decimal gigabytes of input read per joule of the device's energy, as gbps counts bytes.
+double gb_per_joule(const Measurement& m) { return static_cast<double>(m.bytes) * 1e-9 / *m.energy_j; }
+
+// The schema, in order (results/README.md documents each column). Columns are only ever appended.
+std::vector<Column> columns(const Measurement& m) {
+    return {
+        text("timestamp", m.timestamp), text("host", m.host), text("cpu", m.cpu), text("gpu", m.gpu),
+        text("compiler", m.compiler), text("build", m.build), text("backend", m.backend), text("device", m.device),
+        whole("threads", static_cast<std::uint64_t>(m.threads)), text("input", m.input),
+        {{"seed", ColumnKind::whole, nullptr, true}, m.seed ? std::to_string(*m.seed) : "", m.seed ? std::to_string(*m.seed) : "null"},
+        whole("n", m.n), whole("bytes", m.bytes), real("gbps", m.gbps, "%.6g"),
+        real("time_ns_median", m.time_ns_median, "%.1f"), real("time_ns_min", m.time_ns_min, "%.1f"),
+        whole("iterations", static_cast<std::uint64_t>(m.iterations)), real("result", m.result, "%.17g"),
+        real("exact", m.exact, "%.17g"), real("rel_error", m.rel_error, "%.17g"),
+        {{"peak_gbps", ColumnKind::real, "%.6g", true}, m.peak_gbps > 0 ? format_number("%.6g", m.peak_gbps) : "",
+         m.peak_gbps > 0 ? json_number(m.peak_gbps) : "null"},
+        text("machine", m.machine), text("timing", m.timing), whole("batch", static_cast<std::uint64_t>(m.batch)),
+        text("cache", m.cache), text("accumulator", m.accumulator), text("order", m.order),
+        text("reproducibility", m.reproducibility), text("role", m.role), text("reproducible", m.reproducible),
+        whole("gpus", static_cast<std::uint64_t>(m.gpus)), whole("ranks", static_cast<std::uint64_t>(m.ranks)),
+        text("pages", m.pages), text("configuration", m.configuration), text("dtype", std::string(to_string(m.dtype))),
+        text("os", m.os),
+        {{"energy_j", ColumnKind::real, "%.6g", true}, m.energy_j ? format_number("%.6g", *m.energy_j) : "",
+         m.energy_j ? json_number(*m.energy_j) : "null"},
+        {{"gb_per_j", ColumnKind::real, "%.6g", true}, m.energy_j ? format_number("%.6g", gb_per_joule(m)) : "",
+         m.energy_j ? json_number(gb_per_joule(m)) : "null"},
+        text("version", m.version),
+    };
+}
+
+std::string json_object(const Measurement& m) {
+    std::string object = "{";
+    for (const Column& column : columns(m)) {
+        if (object.size() > 1) object += ", ";
+        object += quote_json(column.schema.name) + ": " + column.json;
+    }
+    return object + "}";
+}
+
+// Two paths name one file: the same inode when both exist, else the same absolute path.
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code error;
+    const bool equivalent = std::filesystem::equivalent(a, b, error);
+    if (!error) return equivalent;
+    return std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error);
+}
+
+}  // namespace
+
+std::vector<ColumnSchema> csv_schema() {
+    std::vector<ColumnSchema> schema;
+    for (const Column& column : columns(Measurement{})) schema.push_back(column.schema);
+    return schema;
+}
+
+std::string csv_header() {
+    std::string header;
+    for (const ColumnSchema& column : csv_schema()) {
+        if (!header.empty()) header += ',';
+        header += column.name;
+    }
+    return header;
+}
+
+std::string_view to_string(ColumnKind kind) {
+    switch (kind) {
+        case ColumnKind::text: return "text";
+        case ColumnKind::whole: return "whole";
+        case ColumnKind::real: return "real";
+    }
+    return "text";
+}
+
+std::string csv_row(const Measurement& m) {
+    std::string row;
+    const char* separator = "";
+    for (const Column& column : columns(m)) {
+        row += separator;
+        row += quote_csv(column.csv);
+        separator = ",";
+    }
+    return row;
+}
+
+std::vector<std::string> split_csv_row(std::string_view line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += '"', ++i;
+            else if (c == '"') quoted = false;
+            else fields.back() += c;
+        } else if (c == '"') quoted = true;
+        else if (c == ',') fields.emplace_back();
+        else fields.back() += c;
+    }
+    return fields;
+}
+
+std::string json_document(const std::vector<Measurement>& measurements) {
+    std::string document = "{\n  \"columns_documented_in\": \"results/README.md\",\n  \"measurements\": [";
+    const char* separator = "\n    ";
+    for (const Measurement& m : measurements) {
+        document += separator + json_object(m);
+        separator = ",\n    ";
+    }
+    return document + "\n  ]\n}\n";
+}
+
+std::vector<std::unique_ptr<Reporter>> open_reporters(const OutputPaths& paths) {
+    const std::string& csv = paths.csv;
+    const std::string& json = paths.json;
+    const std::string& input = paths.input;
+    if (!csv.empty() && !json.empty() && same_file(csv, json))
+        throw UsageError("--csv and --json both name '" + csv + "': each would overwrite what the other wrote");
+    for (const auto& [option, path] : {std::pair{"--csv", csv}, std::pair{"--json", json}})
+        if (!path.empty() && !input.empty() && same_file(path, input))
+            throw UsageError(std::string(option) + ": '" + path + "' is the input file: writing it would destroy the input");
+    std::vector<std::unique_ptr<Reporter>> reporters;
+    if (!csv.empty()) reporters.push_back(std::make_unique<CsvReporter>(csv));
+    if (!json.empty()) reporters.push_back(std::make_unique<JsonReporter>(json));
+    return reporters;
+}
+
+std::string progress_counter(std::size_t index, std::size_t total) {
+    char counter[48];
+    if (total) std::snprintf(counter, sizeof counter, "[%zu/%zu]", index, total);
+    else std::snprintf(counter, sizeof counter, "[%zu]", index);
+    return counter;
+}
+
+std::string progress_line(std::size_t index, std::size_t total, const Measurement& m) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e",
+                  progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), describe_size(m.n, m.dtype).c_str(),
+                  m.threads, m.input.c_str(), m.gbps, m.time_ns_median, m.rel_error);
+    // Only where there is more than one: the lines of one-GPU, one-process runs stay as they were.
+    std::string more = m.gpus > 1 ? "  gpus=" + std::to_string(m.gpus) : "";
+    if (m.dtype != ElementType::f32) more += "  dtype=" + std::string(to_string(m.dtype));
+    if (m.ranks > 1) more += "  ranks=" + std::to_string(m.ranks);
+    if (m.energy_j) more += "  " + format_number("%.3g", gb_per_joule(m)) + " GB/J";
+    return line + more;
+}
+
+}  // namespace shootout
