@@ -52,7 +52,7 @@ PageBacking page_backing(const void* address) {
     bool inside = false;
     long long rss_kib = -1, huge_kib = -1;
     for (std::string line; std::getline(smaps, line);) {
-        // A mapping's first line: "7f0a00000000-7f0a40000000 rw-p 00000000 00:00 0"; its fields: "Rss:  4096 kB".
+        // A mapping's first line: "<start>-<end> rw-p 00000000 00:00 0" (addresses in hex); its fields: "Rss:  4096 kB".
         const std::size_t dash = line.find('-');
         const std::size_t space = line.find(' ');
         if (dash != std::string::npos && space != std::string::npos && dash < space && line.find(':') > space) {

@@ -28,7 +28,8 @@ def scale_out_markdown(series: pd.DataFrame) -> list[str]:
 
 
 def versions_line(rows: pd.DataFrame) -> str:
-    """'version `abc1234` (120 rows), `def5678-dirty` (3 rows)', or that the rows predate the column."""
+    """'version `v0.2-3-gabc1234` (120 rows), `v0.2-3-gabc1234-dirty` (3 rows)', or that the rows predate
+    the column."""
     counts = rows["version"].replace("", "(none: written before the version column)").value_counts()
     return ", ".join(f"`{v}` ({c} rows)" if not v.startswith("(") else f"{v} ({c} rows)" for v, c in counts.items())
 

@@ -5,7 +5,7 @@
 
 namespace shootout::opencl {
 
-// The source of opencl/kernels/NAME.cl; throws std::logic_error for a name that is not one.
+// The source of opencl/kernels/<name>.cl; throws std::logic_error for a name that is not one.
 std::string_view kernel_source(std::string_view name);
 
 }  // namespace shootout::opencl

@@ -15,7 +15,7 @@ tests rely on:
   * ladder steps at 2^20 and 2^30 on both machines; peak_gbps only on CUDA rows.
   * rel_error exactly 0 (e.g. cpu/serial/kahan on `ones`) and nan (input file:nan-inf).
   * vm.csv: two machines, both with host name "vm" (an Intel and an AMD cloud VM, CPU only) whose
-    rows share one file, as when two VMs append to results/vm.csv: their `machine` values differ,
+    rows share one file, as when two VMs append to one results file: their `machine` values differ,
     and they must stay two machines.
   * latency.csv: a dispatch-latency run on ws-ryzen (--sizes=per-thread:16, threads 1..32). Only
     the parallel reductions belong in its plot: not the ceiling, not the serial backend measured
