@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the C++ suites through ctest (CUDA ones report skipped, with the
-# reason, on a machine without a GPU), then the aarch64 cross build and its CPU suites under
-# qemu-user (scripts/aarch64.sh), then the plot scripts' tests and the framework runner's.
+# Builds and runs every test: the C++ suites and the house rules (scripts/check_house.py) through
+# ctest (CUDA ones report skipped, with the reason, on a machine without a GPU), then the aarch64
+# cross build and its CPU suites under qemu-user (scripts/aarch64.sh), then the plot scripts' tests
+# and the framework runner's.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/aarch64.sh"
