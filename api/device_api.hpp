@@ -1,5 +1,5 @@
 // The device APIs a build knows: the host ("cpu") and each accelerator API whose folder registers
-// itself (gpu/ registers "cuda"). A new API is a new folder that registers its record and its
+// itself (cuda/ registers "cuda"). A new API is a new folder that registers its record and its
 // backends; the harness reads these records and never names an API.
 #pragma once
 
