@@ -1,4 +1,4 @@
-// What goes wrong, by whose fault, and so with which exit status (README.md, "Exit status").
+// What goes wrong, by whose fault, and so with which exit status (docs/cli.md, "Exit status").
 #pragma once
 
 #include <stdexcept>

@@ -20,7 +20,7 @@ std::string cpu_model(std::istream& cpuinfo);  // the same, from that file's tex
 // Which machine a row came from, also the default results file name: the host name, '-' and 8 hex
 // digits of a hash over the host name, CPU model, platform::machine_id() (when readable), every
 // registered device API's devices by name and count ("cuda: NVIDIA H200 x4"), and the number of
-// logical CPUs ("vm-3f2a91c0"). Cloud VMs share host names like "vm"; the hash tells their hardware
+// logical CPUs ("vm-" and 8 hex digits). Cloud VMs share host names like "vm"; the hash tells their hardware
 // apart.
 std::string machine_identity();
 // The same from given facts: the hash is 64-bit FNV-1a over each fact and a 0 byte after it,

@@ -2,7 +2,7 @@
 // every function here compiles for the host and for the device. It holds how a value enters the
 // sum, how partial sums merge and travel between processes as integer words, the fixed-point window
 // the float backends' fast paths add most floats in, and the one rounding to double at the end.
-// bench/exact_sum, the harness's reference, is written independently of this.
+// exact/exact_sum.hpp, the harness's reference, is written independently of this.
 //
 // The number: every finite value of a binary format with S significand bits (implicit bit included)
 // is m * 2^(p + unit) with an integer 0 <= m < 2^S, p = biased exponent - 1 (subnormals have p = 0

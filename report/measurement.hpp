@@ -25,7 +25,7 @@ struct Measurement {
     double result = 0, exact = 0, rel_error = 0;
     double peak_gbps = 0;        // device's theoretical bandwidth; 0 when unknown
     // Columns added by harness v2 (results/README.md):
-    std::string machine;         // host name plus a fingerprint of the hardware: "vm-3f2a91c0"
+    std::string machine;         // host name plus a fingerprint of the hardware: "<host>-<8 hex digits>"
     std::string timing;          // "isolated" (one call per timed region) or "batched"
     int batch = 1;               // calls per timed region: 1 when isolated
     std::string cache;           // "warm": the same input every call; "cold": rotated past 4x the last-level cache

@@ -35,7 +35,7 @@ install_aarch64_packages() {
         if grep -qi '^ID=ubuntu' /etc/os-release 2>/dev/null; then
             aarch64_log "Ubuntu serves arm64 packages from http://ports.ubuntu.com/ubuntu-ports, not from its amd64"
             aarch64_log "mirrors: add a sources entry for it with 'Architectures: arm64', and 'Architectures: amd64'"
-            aarch64_log "to the existing ones (README: Arm)"
+            aarch64_log "to the existing ones (docs/platforms.md, Arm)"
         fi
         return 1
     fi

@@ -20,7 +20,7 @@ declare -A BUILD_PACKAGES=(
     [openmpi-bin]="command -v mpirun"
     [python3]="command -v python3"
     # OpenCL: headers and the ICD loader for the opencl/* backends, and PoCL, an OpenCL driver for the
-    # CPU, so that their tests run on any machine (README.md, "OpenCL")
+    # CPU, so that their tests run on any machine (opencl/README.md)
     [ocl-icd-opencl-dev]="test -f /usr/lib/$(gcc -dumpmachine 2>/dev/null)/libOpenCL.so"
     [opencl-c-headers]="test -f /usr/include/CL/cl.h"
     [pocl-opencl-icd]="test -f /etc/OpenCL/vendors/pocl.icd"
