@@ -175,7 +175,7 @@ TEST(Csv, EnergyColumnsHoldJoulesPerCallAndGigabytesPerJoule) {
     auto field = [&](const std::string& name) { return fields[std::find(header.begin(), header.end(), name) - header.begin()]; };
     EXPECT_EQ(field("energy_j"), "0.002");
     EXPECT_EQ(field("gb_per_j"), "2.09715");
-    EXPECT_NE(json_document({m}).find("\"energy_j\": 0.002, \"gb_per_j\": 2.0971519999999999, \"version\": \"2e5b06b-dirty\"}"), std::string::npos)
+    EXPECT_NE(json_document({m}).find("\"energy_j\": 0.002, \"gb_per_j\": 2.0971519999999999, \"version\": \"2e5b06b-dirty\""), std::string::npos)
         << json_document({m});
     EXPECT_NE(progress_line(1, 1, m).find("  2.1 GB/J"), std::string::npos) << progress_line(1, 1, m);
 }
@@ -298,7 +298,7 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
                         "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", \"dtype\": \"f32\", "
                         "\"os\": \"" + std::string(platform::os_name()) + "\", \"energy_j\": null, \"gb_per_j\": null, "
-                        "\"version\": \"2e5b06b-dirty\"}"),
+                        "\"version\": \"2e5b06b-dirty\""),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');
