@@ -256,6 +256,7 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--list") { no_value(); options.list = true; }
         else if (key == "--machine") { no_value(); options.machine = true; }
         else if (key == "--version") { no_value(); options.version = true; }
+        else if (key == "--columns") { no_value(); options.columns = true; }
         else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
         else if (key == "--backend") { need_value(); options.backends = value; }
         else if (key == "--sizes") {
@@ -304,6 +305,8 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      CSV's machine column and scripts/run.sh's results file name) and exit
   --version          print the build's version (git describe --always --dirty when built; the
                      CSV's version column) and exit
+  --columns          print the CSV columns as JSON (name, kind, printf pattern, may be empty; the
+                     headers older versions wrote) and exit: report/columns.json holds the same
   --sizes=SPEC       element counts: a power-of-two sweep 2^10..2^30 (both ends included), one size
                      (2^24 or 16777216), byte sizes (32MiB..4GiB), or a comma-separated list of these.
                      Default: )" + std::string(kDefaultSizes) + R"(. A size that does not fit in memory is skipped, named.

@@ -14,6 +14,7 @@
 #include "api/device_api.hpp"
 #include "api/device_timing.hpp"
 #include "exact/exact_sum.hpp"
+#include "report/columns.hpp"
 #include "report/files.hpp"
 #include "bench/inputs.hpp"
 #include "api/measurement_rules.hpp"
@@ -87,16 +88,6 @@ std::string devices_entry() {
         }
     }
     return "{" + entries + "}";
-}
-
-std::string schema_entry() {
-    std::string columns;
-    for (const ColumnSchema& column : csv_schema())
-        columns += std::string(columns.empty() ? "" : ",\n    ") + "{\"name\": " + quote_json(column.name) + ", \"kind\": " +
-                   quote_json(std::string(to_string(column.kind))) +
-                   ", \"pattern\": " + (column.pattern ? quote_json(column.pattern) : "null") +
-                   ", \"may_be_empty\": " + (column.may_be_empty ? "true" : "false") + "}";
-    return "[\n    " + columns + "\n  ]";
 }
 
 std::string rules_entry() {
@@ -173,7 +164,7 @@ int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
                                  ",\n  \"devices\": " + devices_entry() + ",\n  \"rules\": " + rules_entry() +
                                  ",\n  \"exact_layout\": {\"digit_bits\": " + std::to_string(ExactAccumulator::kDigitBits) +
                                  ", \"lowest_bit\": " + std::to_string(ExactAccumulator::kLowestBit) + "},\n  \"columns\": " +
-                                 schema_entry() + ",\n  \"inputs\": [\n    " + inputs + "\n  ]\n}\n";
+                                 columns_json() + ",\n  \"inputs\": [\n    " + inputs + "\n  ]\n}\n";
     replace_file("--write-input", (std::filesystem::path(directory) / kInputManifest).string(), manifest);
     return exit_status;
 }

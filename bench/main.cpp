@@ -10,6 +10,7 @@
 #include "api/mpi_world.hpp"
 #include "bench/runner.hpp"
 #include "bench/system_info.hpp"
+#include "report/columns.hpp"
 
 namespace {
 
@@ -59,6 +60,10 @@ int main(int argc, char** argv) {
         }
         if (options.version) {
             std::cout << shootout::build_version() << '\n';
+            return 0;
+        }
+        if (options.columns) {
+            std::cout << shootout::columns_document();
             return 0;
         }
         if (!options.write_input.empty()) return shootout::write_inputs(options, std::cout, std::cerr);

@@ -25,6 +25,7 @@ struct Options {
     bool list = false;
     bool machine = false;  // print machine_identity() and exit
     bool version = false;  // print build_version() and exit
+    bool columns = false;  // print columns_document() and exit
     bool help = false;
     std::string csv_path;
     std::string json_path;

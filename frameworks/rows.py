@@ -1,7 +1,9 @@
 """Rows in the harness's CSV columns, written by its rules (results/README.md, "Writing the files").
 
 The columns, their order and each one's text come from the harness's column table (handed over in
-the manifest): a row here is a dict by column name, and a column this runner does not fill stops it.
+the manifest): a row here is a dict by column name. A column this runner does not fill is written
+empty where the table lets it be empty (no value, as the harness writes where it has none: a column
+added for one device's counter needs nothing here), and stops it elsewhere.
 """
 
 from __future__ import annotations
@@ -43,11 +45,11 @@ def header(columns: list[Column]) -> str:
 
 
 def csv_row(columns: list[Column], values: dict) -> str:
-    missing = [c.name for c in columns if c.name not in values]
+    missing = [c.name for c in columns if c.name not in values and not c.may_be_empty]
     if missing:
         raise RowError(f"the harness's column(s) {', '.join(missing)} are not filled by this runner: "
                        "frameworks/accumulate_frameworks.py must say what framework rows hold there")
-    return ",".join(quote(field_text(c, values[c.name])) for c in columns)
+    return ",".join(quote(field_text(c, values.get(c.name))) for c in columns)
 
 
 class CsvFile:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import fnmatch
 import glob
+import json
 import math
 import sys
 from pathlib import Path
@@ -40,45 +41,38 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-# The columns of the first harness, in order; harness v2 appends V2_COLUMNS, and the observed
-# reproducibility and the scale-out counts V3_COLUMNS. Later versions may append more: they are
-# read and ignored.
-V1_COLUMNS = [
-    "timestamp", "host", "cpu", "gpu", "compiler", "build", "backend", "device", "threads", "input",
-    "seed", "n", "bytes", "gbps", "time_ns_median", "time_ns_min", "iterations", "result", "exact",
-    "rel_error", "peak_gbps",
-]
-V2_COLUMNS = ["machine", "timing", "batch", "cache", "accumulator", "order", "reproducibility",
-              "role"]
-V3_COLUMNS = ["reproducible", "gpus", "ranks"]
-COLUMNS = V1_COLUMNS + V2_COLUMNS + V3_COLUMNS
-# Columns appended later that a file may lack, with the value a file without them is read with:
-# it was measured before them (on the GPU machines, before the pages column). `pages`: what backed
-# the host memory a CPU row read ("huge", "4k", "mixed"; empty for CUDA rows). `configuration`:
-# what a self-tuning backend (the CPU read ceiling) chose in prepare. `dtype`: the element type
-# summed; every file before it summed float32. `os`: the operating system that measured the row
-# ("linux", "windows", "macos"); empty in files before it. `energy_j`, `gb_per_j`: the device's
-# energy per call and the GB read per joule, where it has a counter. `version`: the build's
-# `git describe`; empty in files before it.
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# The columns, in order, with each one's kind and whether a field may be empty, and the headers
+# older harnesses wrote: the harness's column table (report/reporters.cpp), as report/columns.json
+# holds it (`accumulate_bench --columns`; the test cli.columns_in_step keeps the two the same).
+SCHEMA = json.loads((REPO_ROOT / "report" / "columns.json").read_text())
+KINDS = {c["name"]: c["kind"] for c in SCHEMA["columns"]}
+_names = list(KINDS)
+_ends = [_names.index(layout["last"]) + 1 for layout in SCHEMA["layouts"]]
+# Each older header's columns beyond the one before it, oldest first ("harness v1": the first
+# harness's). A file must hold all of them (COLUMNS); one that lacks a layout's columns was written
+# before it and is named so. The columns after them (LATER) may be missing from a file: it was
+# measured before them (on the GPU machines, before the pages column), and they are read with the
+# value of ABSENT, or empty. Columns the table does not know (a later version's) are dropped.
+LAYOUTS = {layout["name"]: _names[start:end]
+           for layout, start, end in zip(SCHEMA["layouts"], [0] + _ends, _ends)}
+COLUMNS = _names[:_ends[-1]]
+LATER = _names[_ends[-1]:]
 DEFAULT_DTYPE = "f32"
-OPTIONAL_COLUMNS = {"pages": "", "configuration": "", "dtype": DEFAULT_DTYPE, "os": "", "energy_j": "",
-                    "gb_per_j": "", "version": ""}
-# The numeric columns, each with its smallest value; the harness writes every one on every row
-# except where EMPTY_ALLOWED says.
-WHOLE_NUMBERS = {"threads": 1, "seed": 0, "n": 1, "bytes": 1, "iterations": 1, "batch": 1,
-                 "gpus": 0, "ranks": 1}
-POSITIVE_NUMBERS = ["gbps", "time_ns_median", "time_ns_min", "peak_gbps", "energy_j", "gb_per_j"]
-# Measured sums and their error: `nan` and `inf` are values here (results/README.md).
-MEASURED_NUMBERS = ["result", "exact", "rel_error"]
-# Where a numeric column may be empty, and why: `seed` for file inputs (nothing was generated),
-# `peak_gbps` where the backend does not know the device's bandwidth, the energy columns where the
-# device has no energy counter (every CPU row, isolated rows).
+ABSENT = {"dtype": DEFAULT_DTYPE}  # every file before the dtype column summed float32
+TEXT_COLUMNS = [c for c, kind in KINDS.items() if kind == "text"]
+WHOLE_COLUMNS = [c for c, kind in KINDS.items() if kind == "whole"]  # decimal digits, >= 0
+REAL_COLUMNS = [c for c, kind in KINDS.items() if kind == "real"]  # numbers as %g writes them, nan and inf too
+# Where the table lets a number be empty: `seed` for file inputs (nothing was generated; no other
+# row may leave it empty), `peak_gbps` where the backend does not know the device's bandwidth, the
+# energy columns where the device has no energy counter (every CPU row, isolated rows).
 ANYWHERE = (lambda df: pd.Series(True, index=df.index), "")
-EMPTY_ALLOWED = {"seed": (lambda df: df["input"].str.startswith("file:"), "only file: inputs have no seed"),
-                 "peak_gbps": ANYWHERE, "energy_j": ANYWHERE, "gb_per_j": ANYWHERE}
-TEXT_COLUMNS = ["host", "cpu", "gpu", "compiler", "build", "backend", "device", "input", "machine",
-                "timing", "cache", "accumulator", "order", "reproducibility", "role", "pages",
-                "configuration", "dtype", "os", "version"]
+EMPTY_ALLOWED = {c["name"]: ANYWHERE for c in SCHEMA["columns"] if c["may_be_empty"]}
+EMPTY_ALLOWED["seed"] = (lambda df: df["input"].str.startswith("file:"), "only file: inputs have no seed")
+# What the values mean, beyond the table: counts of at least 1, and numbers that are finite and
+# > 0 (`nan` and `inf` are values of the measured sums and their error: results/README.md).
+AT_LEAST_ONE = ["threads", "n", "bytes", "iterations", "batch", "ranks"]
+POSITIVE_NUMBERS = ["gbps", "time_ns_median", "time_ns_min", "peak_gbps", "energy_j", "gb_per_j"]
 NONEMPTY = ["backend", "device", "machine", "accumulator", "order", "reproducibility"]
 # The order panels and legends list devices in; other device APIs follow, by name.
 DEVICES = ["cpu", "cuda", "cuda+h2d"]
@@ -93,7 +87,6 @@ DEFAULT_TIMING = "batched"
 ACCUMULATORS = ["f16", "bf16", "tf32", "tf32_split", "f32", "compensated_f32", "f64", "compensated_f64", "exact", "none"]
 ORDERS = ["sequential", "lanes", "pairwise", "thread_chunks", "tree", "unordered"]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_GLOB = "results/*.csv"
 
 
@@ -152,23 +145,23 @@ WHOLE = r"\d+"
 NUMBER = r"[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|nan|inf)"  # as %g writes it, nan and inf too
 
 
-def parse_numbers(df: pd.DataFrame, name: str) -> None:
+def parse_numbers(df: pd.DataFrame, name: str, absent: Sequence[str] = ()) -> None:
     """Converts the numeric columns in place; the first bad value (not a number, not whole where a
     count is needed, below the column's least, nan or inf outside the measured sums, an empty field
     the schema does not allow there) raises InputError naming the file, its line, the column and
-    the text."""
-    for col in list(WHOLE_NUMBERS) + POSITIVE_NUMBERS + MEASURED_NUMBERS:
+    the text. The `absent` columns, which the file lacks, are empty throughout."""
+    for col in WHOLE_COLUMNS + REAL_COLUMNS:
         text = df[col].str.strip()
         given = text != ""
         allowed, why = EMPTY_ALLOWED.get(col, (lambda d: pd.Series(False, index=d.index), ""))
-        if (~given & ~allowed(df)).any():
+        if col not in absent and (~given & ~allowed(df)).any():
             i = first_line(~given & ~allowed(df))
             raise InputError(f"{name} line {i + 2}: column {col} is empty" + (f" ({why})" if why else ""))
-        if col in WHOLE_NUMBERS:
-            least = WHOLE_NUMBERS[col]
+        if col in WHOLE_COLUMNS:
             reject(name, given & ~text.str.fullmatch(WHOLE), text, "a whole number")
             df[col] = pd.to_numeric(text.where(given), errors="coerce")
-            reject(name, given & (df[col] < least), text, f"a whole number >= {least}")
+            if col in AT_LEAST_ONE:
+                reject(name, given & (df[col] < 1), text, "a whole number >= 1")
             continue
         reject(name, given & ~text.str.lower().str.fullmatch(NUMBER), text, "a number")
         df[col] = pd.to_numeric(text.where(given), errors="coerce")
@@ -197,8 +190,9 @@ def read_csv(path: Path) -> pd.DataFrame:
 
     df.columns = [c.strip() for c in df.columns]
     missing = [c for c in COLUMNS if c not in df.columns]
-    for version, added in [("harness v2", V2_COLUMNS), ("the gpus and ranks columns", V3_COLUMNS)]:
-        if missing and all(c in V2_COLUMNS + V3_COLUMNS for c in missing) and missing[0] in added:
+    (_, first), *appended = LAYOUTS.items()  # the first harness's columns; each later layout's
+    for version, added in appended:
+        if missing and not set(missing) & set(first) and missing[0] in added:
             raise InputError(f"{name}: missing column(s) {', '.join(missing)}: written by an older "
                              f"accumulate_bench (before {version}); re-run it")
     if missing:
@@ -206,21 +200,21 @@ def read_csv(path: Path) -> pd.DataFrame:
                          f"(expected header: {','.join(COLUMNS)})")
     if df.empty:
         raise InputError(f"{name}: empty file: a header but no data rows")
-    for col, value in OPTIONAL_COLUMNS.items():
-        if col not in df.columns:
-            df[col] = value
-    df = df[COLUMNS + list(OPTIONAL_COLUMNS)].copy()  # later versions' extra columns are not used
+    absent = [c for c in LATER if c not in df.columns]
+    for col in absent:
+        df[col] = ABSENT.get(col, "")
+    df = df[COLUMNS + LATER].copy()  # columns of a later version than the table's are not used
 
     for col in TEXT_COLUMNS:
         df[col] = df[col].str.strip()
     # A row of an older harness appended to a newer file has fields only up to its last column.
-    for version, added in [("harness v2", V2_COLUMNS), ("the gpus and ranks columns", V3_COLUMNS)]:
+    for version, added in appended:
         old = (df[added] == "").all(axis=1)
         if old.any():
             i = first_line(old)
             raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(added)}: "
                              f"a row written by an older accumulate_bench (before {version}); re-run it")
-    parse_numbers(df, name)
+    parse_numbers(df, name, absent)
     for col in NONEMPTY:
         empty = df[col] == ""
         if empty.any():
@@ -246,8 +240,9 @@ def read_csv(path: Path) -> pd.DataFrame:
         raise InputError(f"{name} line {i + 2}: column timestamp is not an ISO-8601 time: "
                          f"{df['timestamp'].iloc[i]!r}")
     df["timestamp"] = stamps
-    for col in WHOLE_NUMBERS:
-        df[col] = df[col].fillna(0).astype("int64")  # only `seed` may be empty: no seed, 0
+    df["seed"] = df["seed"].fillna(0)  # file inputs: no seed, 0
+    for col in WHOLE_COLUMNS:  # where a row leaves one empty (absent from an older file): <NA>
+        df[col] = df[col].astype("Int64" if df[col].isna().any() else "int64")
     df["host"] = df["host"].replace("", "unknown-host")
     df["series"] = series_name(df["backend"], df["dtype"])
     df["source"] = path.name

@@ -1,6 +1,7 @@
 #include "report/reporters.hpp"
 
 #include "bench/cli.hpp"
+#include "report/columns.hpp"
 #include "report/size_text.hpp"
 
 #include <fcntl.h>
@@ -103,12 +104,29 @@ private:
     void (*previous_handler_)(int) = nullptr;
 };
 
-TEST(Csv, HeaderIsTheDocumentedSchema) {
-    EXPECT_EQ(csv_header(),
-              "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
-              "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
-              "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype,os,"
-              "energy_j,gb_per_j,version");
+// Published columns keep their names and order; later ones are appended (report/columns.json and
+// results/README.md list them all: cli.columns_in_step).
+TEST(Csv, HeaderKeepsThePublishedColumnsInOrder) {
+    const std::vector<std::string> published = split_csv_row(
+        "timestamp,host,cpu,gpu,compiler,build,backend,device,threads,input,seed,n,bytes,gbps,"
+        "time_ns_median,time_ns_min,iterations,result,exact,rel_error,peak_gbps,"
+        "machine,timing,batch,cache,accumulator,order,reproducibility,role,reproducible,gpus,ranks,pages,configuration,dtype,os,"
+        "energy_j,gb_per_j,version");
+    const std::vector<std::string> header = split_csv_row(csv_header());
+    ASSERT_GE(header.size(), published.size()) << csv_header();
+    EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(published.size())), published);
+}
+
+// The headers older harnesses wrote end at columns of the table, each later than the one before.
+TEST(Csv, OlderLayoutsArePrefixesOfTheColumns) {
+    const std::vector<std::string> header = split_csv_row(csv_header());
+    std::ptrdiff_t previous = -1;
+    for (const CsvLayout& layout : csv_layouts()) {
+        const std::ptrdiff_t at = std::find(header.begin(), header.end(), layout.last) - header.begin();
+        ASSERT_LT(at, static_cast<std::ptrdiff_t>(header.size())) << layout.name << ": no column " << layout.last;
+        EXPECT_GT(at, previous) << layout.name;
+        previous = at;
+    }
 }
 
 TEST(Csv, RowRoundTripsExactly) {
@@ -157,7 +175,7 @@ TEST(Csv, EnergyColumnsHoldJoulesPerCallAndGigabytesPerJoule) {
     auto field = [&](const std::string& name) { return fields[std::find(header.begin(), header.end(), name) - header.begin()]; };
     EXPECT_EQ(field("energy_j"), "0.002");
     EXPECT_EQ(field("gb_per_j"), "2.09715");
-    EXPECT_NE(json_document({m}).find("\"energy_j\": 0.002, \"gb_per_j\": 2.0971519999999999, \"version\": \"2e5b06b-dirty\"}"), std::string::npos)
+    EXPECT_NE(json_document({m}).find("\"energy_j\": 0.002, \"gb_per_j\": 2.0971519999999999, \"version\": \"2e5b06b-dirty\""), std::string::npos)
         << json_document({m});
     EXPECT_NE(progress_line(1, 1, m).find("  2.1 GB/J"), std::string::npos) << progress_line(1, 1, m);
 }
@@ -280,7 +298,7 @@ TEST(Json, NonFiniteNumbersAreStringsAndStringsAreEscaped) {
                         "\"gpus\": 2, \"ranks\": 3, \"pages\": \"huge\", "
                         "\"configuration\": \"schedule=pinned parts=2 loop=avx512/f32+prefetch (2 of 3); schedule=tbb threads=2 loop=avx512/f32 (1 of 3)\", \"dtype\": \"f32\", "
                         "\"os\": \"" + std::string(platform::os_name()) + "\", \"energy_j\": null, \"gb_per_j\": null, "
-                        "\"version\": \"2e5b06b-dirty\"}"),
+                        "\"version\": \"2e5b06b-dirty\""),
               std::string::npos) << text;
     EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 3);
     EXPECT_EQ(text.back(), '\n');

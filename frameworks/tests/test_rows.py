@@ -33,11 +33,12 @@ def test_fields_are_quoted_as_the_harness_quotes_them():
     assert rows.csv_row(COLUMNS, row(configuration="x, y")).endswith(',"x, y"')
 
 
-def test_a_column_this_runner_does_not_fill_stops_it():
+def test_a_column_this_runner_does_not_fill_stops_it_unless_it_may_be_empty():
     with pytest.raises(rows.RowError, match="column.s. configuration are not filled"):
         rows.csv_row(COLUMNS, {k: v for k, v in row().items() if k != "configuration"})
     with pytest.raises(rows.RowError, match="column n has no value"):
         rows.csv_row(COLUMNS, row(n=None))
+    assert rows.csv_row(COLUMNS, {k: v for k, v in row().items() if k != "seed"}).split(",")[5] == ""
 
 
 def test_a_new_file_gets_the_header_once(tmp_path):

@@ -476,7 +476,7 @@ def test_dispatch_latency_plot(plotted, tmp_path):
 
 
 def test_csv_before_harness_v2_is_rejected(tmp_path):
-    old = rewrite(RYZEN, tmp_path / "old.csv", columns=sc.V1_COLUMNS)
+    old = rewrite(RYZEN, tmp_path / "old.csv", columns=sc.LAYOUTS["harness v1"])
     message = ("old.csv: missing column(s) machine, timing, batch, cache, accumulator, order, "
                "reproducibility, role, reproducible, gpus, ranks: written by an older "
                "accumulate_bench (before harness v2); re-run it")
@@ -487,7 +487,7 @@ def test_csv_before_harness_v2_is_rejected(tmp_path):
         assert "Traceback" not in result.stderr
     # an old row appended to a new file: fields only up to peak_gbps
     lines = RYZEN.read_text().splitlines()
-    v1_row = ",".join(lines[5].split(",")[:len(sc.V1_COLUMNS)])
+    v1_row = ",".join(lines[5].split(",")[:len(sc.LAYOUTS["harness v1"])])
     (tmp_path / "appended.csv").write_text("\n".join(lines[:5] + [v1_row]) + "\n")
     result = run("plot.py", tmp_path / "appended.csv", "--out", tmp_path / "out")
     assert result.returncode == 2
@@ -496,14 +496,14 @@ def test_csv_before_harness_v2_is_rejected(tmp_path):
 
 
 def test_csv_before_the_gpus_and_ranks_columns_is_rejected(tmp_path):
-    old = rewrite(RYZEN, tmp_path / "v2.csv", columns=sc.V1_COLUMNS + sc.V2_COLUMNS + ["reproducible"])
+    old = rewrite(RYZEN, tmp_path / "v2.csv", columns=sc.LAYOUTS["harness v1"] + sc.LAYOUTS["harness v2"] + ["reproducible"])
     result = run("plot.py", old, "--out", tmp_path / "out")
     assert result.returncode == 2
     assert ("v2.csv: missing column(s) gpus, ranks: written by an older accumulate_bench (before "
             "the gpus and ranks columns); re-run it") in result.stderr
     # a v2 row appended to a file with the new header: no values from `reproducible` on
     lines = RYZEN.read_text().splitlines()
-    v2_row = ",".join(lines[5].split(",")[:len(sc.V1_COLUMNS + sc.V2_COLUMNS)])
+    v2_row = ",".join(lines[5].split(",")[:len(sc.LAYOUTS["harness v1"] + sc.LAYOUTS["harness v2"])])
     (tmp_path / "appended.csv").write_text("\n".join(lines[:5] + [v2_row]) + "\n")
     result = run("plot.py", tmp_path / "appended.csv", "--out", tmp_path / "out")
     assert result.returncode == 2
