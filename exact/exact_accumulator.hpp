@@ -27,7 +27,8 @@
 // level is floating-point expansions; an integer window is cheaper for float32 inputs. Floats
 // outside the window (and zeros, NaN, Inf) go to add_value(), one at a time. The CPU backends add
 // doubles with add_value() one at a time: their 53-bit significands leave an int64 window 10
-// binades (the GPU kernel keeps a floating-point expansion in front, cuda/agents/exact_agent.cuh).
+// binades (the GPU kernel keeps a floating-point expansion in front,
+// cuda/primitives/thread_expansion_sum.cuh).
 #pragma once
 
 #include <cstddef>
@@ -343,14 +344,14 @@ SHOOTOUT_EXACT_FN Window window_for(float magnitude) {
 }
 
 // bfloat16's window inside a float window of TopBit (the GPU kernel's bfloat16 fast path,
-// cuda/agents/exact_agent.cuh): its top 15 binades. A bfloat16 there has 8 significant bits, none
-// below 2^(lsb + kShift), so it is an integer below 2^22 of those units; integer() takes it with one
-// fused multiply-add, x * 2^-(lsb + kShift) + 1.5 x 2^23 being exact and in [2^23, 2^24), where a
-// float's low bits are that integer. A trip's values are judged at once on their 16-bit patterns b,
-// by key() of each 32-bit word of two: per lane (b | 0x8000) - 1, which is 0x7fff for a zero of
-// either sign and 0x8000 + |b| - 1 otherwise (no lane borrows from the other), so the keys' signed
-// minimum checks the nonzero magnitudes against the bottom and their unsigned maximum checks them,
-// NaN and Inf included, against the top, and zeros pass both.
+// cuda/primitives/thread_window_sum.cuh): its top 15 binades. A bfloat16 there has 8 significant
+// bits, none below 2^(lsb + kShift), so it is an integer below 2^22 of those units; integer() takes
+// it with one fused multiply-add, x * 2^-(lsb + kShift) + 1.5 x 2^23 being exact and in
+// [2^23, 2^24), where a float's low bits are that integer. A trip's values are judged at once on
+// their 16-bit patterns b, by key() of each 32-bit word of two: per lane (b | 0x8000) - 1, which is
+// 0x7fff for a zero of either sign and 0x8000 + |b| - 1 otherwise (no lane borrows from the other),
+// so the keys' signed minimum checks the nonzero magnitudes against the bottom and their unsigned
+// maximum checks them, NaN and Inf included, against the top, and zeros pass both.
 template <int TopBit>
 struct BfloatWindow {
     static constexpr int kShift = TopBit - 22;

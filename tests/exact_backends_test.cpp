@@ -174,8 +174,8 @@ TEST_P(EveryExactBackend, OddSizesAndUnalignedStarts) {
         }
 }
 
-// Sizes about a GPU grid's shape (cuda/agents/exact_agent.cuh): one block's pass of 4096 floats and
-// one float either side, 33 blocks (more than the 32 copies of the grid's total), a full grid whose
+// Sizes about a GPU grid's shape (cuda/dispatch/exact_dispatch.cuh): one block's pass of 4096 floats
+// and one float either side, 33 blocks (more than the 32 copies of the grid's total), a full grid whose
 // threads make several trips; on inputs whose threads' windows differ within a warp (normal) and
 // that fill the threads' digits (wide).
 TEST_P(EveryExactBackend, SizesAboutTheGrid) {
@@ -403,8 +403,8 @@ TEST_P(EveryExactBackend, SixteenBitInputs) {
     check(std::type_identity<BFloat16>{});
 }
 
-// bfloat16 about cuda/exact's fast window (cuda/agents/exact_agent.cuh, BfloatWindow: a trip's 32
-// values added as int32 when all lie in [2^(t - 15), 2^t)), at a size where a GPU thread makes many
+// bfloat16 about cuda/exact's fast window (cuda/primitives/thread_window_sum.cuh, BfloatWindow: a
+// trip's 32 values added as int32 when all lie in [2^(t - 15), 2^t)), at a size where a GPU thread makes many
 // trips: seven values just below 2 and one at the window's bottom with its lowest bit set in every
 // 8; the same with that one a binade lower, below the window (every trip redone one value at a
 // time); zeros of both signs between them, which the fast path takes; a value far above midway,

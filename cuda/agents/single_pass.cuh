@@ -5,9 +5,9 @@
 // every call, so the same input gives the same bits.
 //
 // The input is any element type of cuda/primitives/element_vector.cuh, read 16 bytes a load and widened
-// to the accumulator's type. Tuning is a policy type, as CUB's agent policies and the CPU side's
-// Avx2Policy: the backends take SinglePassTuning<Acc, In>::Policy, tools/single_pass_sweep.cu
-// instantiates several and times them.
+// to the accumulator's type. Tuning is a policy type (single_pass_policy.cuh), as CUB's agent
+// policies and the CPU side's Avx2Policy: the backends take SinglePassTuning<Acc, In>::Policy,
+// tools/single_pass_sweep.cu instantiates several and times them.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,73 +23,12 @@
 #include "cuda/runtime/device_buffer.cuh"
 #include "cuda/agents/even_share_agent.cuh"
 #include "cuda/agents/grid_stride_agent.cuh"
+#include "cuda/agents/single_pass_policy.cuh"
 #include "cuda/runtime/launch_config.cuh"
 #include "cuda/runtime/programmatic_launch.cuh"
 #include "cuda/primitives/stream_load.cuh"
 
 namespace shootout::cuda {
-
-// BlockThreads: threads per block, a multiple of 32 (a compile-time constant for __launch_bounds__).
-// LoadsInFlight: 16-byte loads each thread issues before adding the first (bytes in flight per thread:
-//   16 x LoadsInFlight).
-// MinBlocksPerSm: __launch_bounds__'s second argument: caps registers at 64K / (BlockThreads x this),
-//   so that at least this many blocks fit on an SM. The grid itself comes from the occupancy API.
-// SmallGridPasses: below a full device, the grid is just large enough that each thread makes this many
-//   passes of LoadsInFlight loads: fewer blocks, so fewer slots for the last block to combine.
-// Fence: around the ticket, __threadfence() (fence.sc.gpu, MEMBAR.SC.GPU) or the lighter
-//   fence.acq_rel.gpu, which the PTX memory model also makes enough for this pattern (a release fence
-//   before the relaxed atomic, an acquire fence after it).
-// Launch: plain <<<>>>, or programmatic dependent launch (sm_90 and later; plain elsewhere): the call
-//   is launched with cudaLaunchAttributeProgrammaticStreamSerialization, lets the next call's blocks
-//   be scheduled from its own start (griddepcontrol.launch_dependents), and loads and reduces its
-//   input before griddepcontrol.wait, which it passes only once the call before it on the stream has
-//   completed with its memory visible. Only then does a block write its slot, take a ticket or write
-//   *out, all of which that call may still be using. Back-to-back calls thus overlap one call's
-//   launch, input loads and block sums with the previous call's last blocks and combine, as any
-//   stream of calls would get. The price, a precondition: `in` must not be written by the kernel
-//   enqueued just before this call on the stream, whose completion the loads do not wait for (a copy
-//   or memset just before is waited for as usual: programmatic serialization relaxes kernel-to-kernel
-//   order only).
-// ShortCallPasses: while the resident grid would make at most this many passes, the grid leaves one
-//   block slot per SM to the next call (overlapping_grid, launch_config.cuh); 0: never.
-// Partition: which elements a thread takes: grid_stride (grid_stride_agent.cuh) or even_share, a
-//   contiguous run of whole tiles per block (even_share_agent.cuh). Both are fixed by n and the grid.
-// Load: how the 16-byte loads are issued (stream_load.cuh): __ldg, or with an L2 256-byte prefetch hint.
-enum class TicketFence { sc, acq_rel };
-enum class Launch { plain, pdl };
-enum class Partition { grid_stride, even_share };
-
-template <int BlockThreads, int LoadsInFlight, int MinBlocksPerSm, int SmallGridPasses = 1, TicketFence Fence = TicketFence::sc,
-          Launch LaunchKind = Launch::plain, Partition PartitionKind = Partition::grid_stride, LoadHint Load = LoadHint::ldg,
-          int ShortCallPasses = 0>
-struct SinglePassPolicy {
-    static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024);
-    static_assert(LoadsInFlight >= 1 && MinBlocksPerSm >= 1 && SmallGridPasses >= 1);
-    static constexpr int kBlockThreads = BlockThreads;
-    static constexpr int kLoadsInFlight = LoadsInFlight;
-    static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
-    static constexpr int kSmallGridPasses = SmallGridPasses;
-    static constexpr TicketFence kFence = Fence;
-    static constexpr Launch kLaunch = LaunchKind;
-    static constexpr Partition kPartition = PartitionKind;
-    static constexpr LoadHint kLoad = Load;
-    static constexpr int kShortCallPasses = ShortCallPasses;
-};
-
-// The policy each registered backend uses (cuda/PERFORMANCE.md, "cuda/single-pass", has the sweep). 256
-// threads x 4 loads: 64 B in flight per thread, 128 KiB per SM at full occupancy, several times what
-// HBM's latency x bandwidth needs per SM; 256-thread blocks keep the small-n grid fine-grained (one
-// block per 16 KiB) and the last block's combine short. Programmatic dependent launch: in a stream
-// of calls the next call's loads overlap this call's tail, 4.1 -> 3.0 us per call at 2^16 on the
-// H200; contiguous tiles per block (even share): 4520 -> 4585 GB/s at 2^30
-// (results/tuning/single_pass_sweep_h200.txt). A free slot per SM up to 8 passes, batched: 5.34 ->
-// 4.75 us at 2^22, 17.6 -> 16.3 at 2^24, and isolated 12.5 -> 12.2 and 23.6 -> 22.9 on the H200
-// (cuda/PERFORMANCE.md, "Grid"). One policy for every element type: a load is 16 bytes whatever the
-// type, so the bytes in flight, the grid and the slots are the same.
-template <class Acc, class In = float>
-struct SinglePassTuning {
-    using Policy = SinglePassPolicy<256, 4, 4, 1, TicketFence::sc, Launch::pdl, Partition::even_share, LoadHint::ldg, 8>;
-};
 
 // An acquire-side load that goes to L2, not L1: the last block reads slots other SMs wrote, and a
 // line of them could sit stale in this SM's L1 (ld.global.cg). Word by word, so any 4-byte-aligned

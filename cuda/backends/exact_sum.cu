@@ -1,10 +1,11 @@
 // cuda/exact: the exact sum of the float32, float64, float16 or bfloat16 values, rounded once to
 // double on the device: the same bits as the CPU's exact backends, for any grid and block size. One
-// launch of the exact agent (cuda/agents/exact_agent.cuh), whose last block rounds the grid's total.
+// launch of the exact kernel (cuda/dispatch/exact_dispatch.cuh), whose last block rounds the grid's
+// total.
 #include <memory>
 
 #include "exact/exact_accumulator.hpp"
-#include "cuda/agents/exact_agent.cuh"
+#include "cuda/dispatch/exact_dispatch.cuh"
 #include "cuda/runtime/cuda_reduction.cuh"
 #include "cuda/runtime/element_dispatch.cuh"
 

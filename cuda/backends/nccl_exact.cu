@@ -1,4 +1,4 @@
-// nccl/exact: each GPU runs cuda/exact's kernel (cuda/agents/exact_agent.cuh) on its shard, whose
+// nccl/exact: each GPU runs cuda/exact's kernel (cuda/dispatch/exact_dispatch.cuh) on its shard, whose
 // last block writes the grid's unrounded total as integer words (exact::to_words: normalized digits
 // and one 0/1 word per kind of special value); one ncclAllReduce (ncclInt64, ncclSum) adds the GPUs'
 // words, which is exact and independent of order, and the host rounds the total once
@@ -13,7 +13,7 @@
 
 #ifdef SHOOTOUT_HAVE_NCCL
 #include "exact/exact_accumulator.hpp"
-#include "cuda/agents/exact_agent.cuh"
+#include "cuda/dispatch/exact_dispatch.cuh"
 #include "cuda/runtime/cuda_check.hpp"
 #include "cuda/runtime/device_buffer.cuh"
 #endif

@@ -1,7 +1,7 @@
 // Programmatic dependent launch (PTX griddepcontrol, sm_90): a kernel launched with
 // cudaLaunchAttributeProgrammaticStreamSerialization may start while the kernel before it on the
 // stream is still running, and waits for it only where it touches what that kernel may still use.
-// The one-launch reductions (single_pass.cuh, exact_agent.cuh) use it so that in a stream of calls
+// The one-launch reductions (single_pass.cuh, exact_dispatch.cuh) use it so that in a stream of calls
 // one call's launch and loads overlap the previous call's last block.
 #pragma once
 

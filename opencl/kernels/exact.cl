@@ -9,7 +9,7 @@
 //   DIGITS   10 for floats, 67 for doubles (exact::kDigits)
 //
 //  1. Each work-item adds its grid-stride share into its own digits (private memory). Floats take
-//     exact_agent's fast path: inside the work-item's fixed-point window a float is an integer
+//     cuda/exact's fast path: inside the work-item's fixed-point window a float is an integer
 //     multiple of 2^lsb, added to a 64-bit total with a multiply and a conversion; once per round of
 //     256 floats the total is folded into the digits. Windows are tested on the bits of |x|, so a
 //     device that flushes subnormals cannot drop one.
@@ -120,8 +120,8 @@ ulong round_to_double(long* x, uint specials) {
 }
 
 #ifndef DOUBLES
-// The fixed-point window (exact::Window, exact_agent's constants): integers below 2^53, lsb from -126
-// up, so that 2^-lsb is a float; [lo, hi) as the bits of |x|.
+// The fixed-point window (exact::Window, the constants of cuda/primitives/exact_digits.cuh):
+// integers below 2^53, lsb from -126 up, so that 2^-lsb is a float; [lo, hi) as the bits of |x|.
 #define WINDOW_TOP_BIT 53
 #define WINDOW_LOWEST_LSB (-126)
 #define WINDOW_HIGHEST_LSB 104
