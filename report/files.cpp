@@ -46,6 +46,7 @@ std::atomic<bool> stopping{false};
 // order) and creates nothing; a busy slot's owner runs with its stop signals held, so it is never
 // the thread this handler interrupted, and finishes its step.
 void remove_files_and_stop(int signal) {
+    const int interrupted_errno = errno;  // the interrupted code's, should a chained handler return to it
     stopping.store(true);
     for (Slot& slot : slots) {
         int state = slot.state.load();
@@ -53,6 +54,7 @@ void remove_files_and_stop(int signal) {
         if (state == slot_armed && slot.state.compare_exchange_strong(state, slot_removing)) platform::remove_path(slot.path);
     }
     platform::end_by_signal(signal);
+    errno = interrupted_errno;
 }
 
 std::once_flag handler_installed;
@@ -268,6 +270,12 @@ OutputFile::OutputFile(std::string_view option, std::string path, OutputWrite ho
     probe();
 }
 
+int OutputFile::create_written(std::string& name) const {
+    if (how_ == OutputWrite::replace) return create_unique_file(hidden_beside("."), name);
+    name = target_;
+    return platform::create_new_file(name);
+}
+
 // Does now, and undoes, each step of the write that can fail for a reason the path already has.
 void OutputFile::probe() const {
     auto refuse = [&](const std::string& step) {
@@ -283,11 +291,7 @@ void OutputFile::probe() const {
     if (how_ == OutputWrite::append && exists) return;
     TemporaryFile trial;
     std::string made;
-    const FileDescriptor file(trial.create([&](std::string& name) {
-        if (how_ == OutputWrite::replace) return create_unique_file(hidden_beside("."), name);
-        name = target_;
-        return platform::create_new_file(name);
-    }));
+    const FileDescriptor file(trial.create([&](std::string& name) { return create_written(name); }));
     if (file.get() < 0) throw refuse(how_ == OutputWrite::replace ? "creating a temporary file beside it" : "creating it");
     if (how_ == OutputWrite::replace && !platform::copy_attributes(file.get(), exists ? &existing : nullptr))
         throw refuse("giving its temporary file the owner and mode it has");
@@ -298,11 +302,7 @@ void OutputFile::write(std::initializer_list<std::string_view> parts) const {
         return std::runtime_error(option_ + ": " + step + " '" + path_ + "' failed: " + error_text(error));
     };
     TemporaryFile file;
-    FileDescriptor descriptor(file.create([&](std::string& name) {
-        if (how_ == OutputWrite::replace) return create_unique_file(hidden_beside("."), name);
-        name = target_;
-        return platform::create_new_file(name);
-    }));
+    FileDescriptor descriptor(file.create([&](std::string& name) { return create_written(name); }));
     if (descriptor.get() < 0)
         throw fail(how_ == OutputWrite::replace ? "creating a temporary file beside" : "creating", errno);
     auto check = [&](bool done) {

@@ -108,6 +108,8 @@ private:
     };
     static Place place_of(const std::filesystem::path& target);
     void probe() const;
+    // Creates the file a write fills (replace: the temporary beside it; else the file itself).
+    int create_written(std::string& name) const;
 
     std::string option_, path_, target_;
     OutputWrite how_;
