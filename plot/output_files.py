@@ -284,7 +284,8 @@ class Output:
                 fd = os.open(self.target, os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
             except FileNotFoundError:  # new, or removed since
                 try:
-                    fd = os.open(self.target, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+                    fd = os.open(self.target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                 0o666)
                 except FileExistsError:
                     continue  # another run created it first
                 except OSError as e:

@@ -326,9 +326,10 @@ FileDescriptor OutputFile::open_locked(std::ostream& err) const {
     };
     for (;;) {
         FileDescriptor file(platform::open_file(target_, platform::OpenFor::appending));
-        if (file.get() < 0 && errno == ENOENT) {  // new, or removed since: created, never through a link
-            file = FileDescriptor(platform::create_new_file(target_));
-            if (file.get() < 0 && errno == EEXIST) continue;  // another run created it first
+        if (file.get() < 0 && errno == ENOENT) {  // new, or removed since: created, never through a link,
+            const FileDescriptor created(platform::create_new_file(target_));  // then opened to append as
+            if (created.get() >= 0 || errno == EEXIST) continue;               // any other run would
+            throw fail("creating", errno);
         }
         if (file.get() < 0) throw fail("opening", errno);
         platform::FileStatus status;

@@ -242,6 +242,16 @@ TEST_F(Files, CsvAppendWaitsForAnotherRunsLockAndSaysSo) {
     EXPECT_EQ(said.str(), "--csv: " + holder + " holds the lock on '" + csv + "'; waiting for it to finish writing\n");
 }
 
+// Each append lands at the file's end, a file this run has just created too: another run may have
+// appended between the creation and the lock.
+TEST_F(Files, AppendsLandAtTheEndOfAFileTheRunCreated) {
+    const OutputFile csv("--csv", path("new.csv"), OutputWrite::append);
+    const FileDescriptor file = csv.open_locked(std::cerr);
+    std::ofstream(dir / "new.csv", std::ios::app) << "another run's row\n";
+    ASSERT_TRUE(write_all(file.get(), "this run's row\n"));
+    EXPECT_EQ(read_text(dir / "new.csv"), "another run's row\nthis run's row\n");
+}
+
 // A link is followed where the user named it, to a file that exists: a dangling one is refused, and
 // neither the link nor the name it holds is written.
 TEST_F(Files, ADanglingLinkIsRefusedNotCreated) {

@@ -131,6 +131,16 @@ def test_a_stop_signal_leaves_no_temporary_and_ends_the_tool_by_the_signal(tmp_p
         assert sorted(p.name for p in tmp_path.iterdir()) in (["out.bin"], []), f"{stop.name} at run {i} left a temporary"
 
 
+def test_appends_land_at_the_end_of_a_file_the_tool_created(tmp_path):
+    """Another run may append between the creation and the lock."""
+    path = tmp_path / "new.csv"
+    with Output(path, "--csv", APPEND).locked() as fd:
+        with open(path, "a") as other:
+            other.write("another run's row\n")
+        os.write(fd, b"this run's row\n")
+    assert path.read_text() == "another run's row\nthis run's row\n"
+
+
 def test_waiting_for_another_process_lock_is_said(tmp_path, capsys):
     path = tmp_path / "shared.csv"
     path.write_text("")
