@@ -90,7 +90,7 @@ enum class TryLock { locked, held, failed };
 TryLock try_lock_exclusive(int fd);
 
 // Whether path still names the file fd has open (a lock taken on a name another process has since
-// removed guards nothing). Windows removes no open file, so there it is always so.
+// removed guards nothing).
 bool same_file(int fd, const std::string& path);
 
 // The process that holds a lock on the file fd has open, from /proc/locks on Linux; -1 when it is

@@ -143,7 +143,9 @@ bool FileDescriptor::close() { return ::_close(std::exchange(fd_, -1)) == 0; }
 int open_file(const std::string& path, OpenFor how) {
     switch (how) {
         case OpenFor::reading: return ::_open(path.c_str(), _O_RDONLY | _O_BINARY | _O_NOINHERIT);
-        case OpenFor::locking: return open_handle(path, GENERIC_READ | GENERIC_WRITE, kShareReadWrite, OPEN_ALWAYS, _O_RDWR | _O_BINARY);
+        // Shared for deleting too: the run holding the lock removes the lock file before it lets go.
+        case OpenFor::locking:
+            return open_handle(path, GENERIC_READ | GENERIC_WRITE, kShareReadWrite | FILE_SHARE_DELETE, OPEN_ALWAYS, _O_RDWR | _O_BINARY);
         case OpenFor::appending:
             return open_handle(path, GENERIC_READ | GENERIC_WRITE, kShareReadWrite, OPEN_EXISTING, _O_RDWR | _O_APPEND | _O_BINARY);
         case OpenFor::writing_in_place: return open_handle(path, GENERIC_WRITE, kShareReadWrite, OPEN_EXISTING, _O_WRONLY | _O_BINARY);
@@ -152,8 +154,9 @@ int open_file(const std::string& path, OpenFor how) {
     return -1;
 }
 
+// Shared for deleting too: a stop signal's handler removes a file still being written.
 int create_new_file(const std::string& path) {
-    return open_handle(path, GENERIC_READ | GENERIC_WRITE, kShareReadWrite, CREATE_NEW, _O_RDWR | _O_BINARY);
+    return open_handle(path, GENERIC_READ | GENERIC_WRITE, kShareReadWrite | FILE_SHARE_DELETE, CREATE_NEW, _O_RDWR | _O_BINARY);
 }
 
 std::int64_t read_at(int fd, std::span<char> out, std::uint64_t offset) {
@@ -199,7 +202,10 @@ TryLock try_lock_exclusive(int fd) {
     return TryLock::failed;
 }
 
-bool same_file(int, const std::string&) { return true; }
+bool same_file(int fd, const std::string& path) {
+    const FileIdentity open = identity_of(handle_of(fd));
+    return open != FileIdentity{} && open == identity_of(path, FILE_FLAG_OPEN_REPARSE_POINT);
+}
 
 std::int64_t lock_holder(int) { return -1; }
 
