@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <ostream>
@@ -204,68 +205,71 @@ std::string OutputFile::hidden_beside(std::string_view suffix) const {
     return (directory_of(target) / std::string(".").append(target.filename().string()).append(suffix)).string();
 }
 
-OutputFile::OutputFile(std::string_view option, std::string path, OutputWrite how)
-    : option_(option), path_(std::move(path)), how_(how) {
+// The file path names: a link followed where the user named one (append, replace), to a file that
+// exists; a new name's directory resolved.
+std::filesystem::path OutputFile::resolve() const {
     auto refuse = [&](const std::string& why) { return UsageError(option_ + ": " + why); };
     const std::string cannot_write = "cannot write '" + path_ + "': ";
     const std::filesystem::path given(path_);
-    platform::FileStatus entry;
-    const bool exists = platform::link_status(path_, entry);
-    if (!exists && errno != ENOENT) throw refuse(cannot_write + error_text(errno));
     std::error_code error;
-    std::filesystem::path target;
-    if (exists && how_ == OutputWrite::create)
-        throw refuse("'" + path_ + "' already exists" + (entry.kind == platform::FileKind::regular ? "" : " (it " + describe_non_regular(entry.kind) + ")") +
-                     "; it is not replaced: give a directory that does not hold it");
-    if (exists && entry.kind == platform::FileKind::symbolic_link) {
+    platform::FileStatus entry;
+    if (platform::link_status(path_, entry)) {
+        if (how_ == OutputWrite::create)
+            throw refuse("'" + path_ + "' already exists" +
+                         (entry.kind == platform::FileKind::regular ? "" : " (it " + describe_non_regular(entry.kind) + ")") +
+                         "; it is not replaced: give a directory that does not hold it");
         platform::FileStatus named, directory;
-        if (!platform::file_status(path_, named)) {
+        if (entry.kind == platform::FileKind::symbolic_link && !platform::file_status(path_, named)) {
             const int failure = errno;
-            const std::string link = std::filesystem::read_symlink(given, error).string();
-            if (failure == ENOENT)
-                throw refuse("'" + path_ + "' is a symbolic link to '" + link +
-                             "', which does not exist; a dangling link is not a name to create: give the file's own path");
-            throw refuse(cannot_write + "following its symbolic link failed: " + error_text(failure));
+            if (failure != ENOENT) throw refuse(cannot_write + "following its symbolic link failed: " + error_text(failure));
+            throw refuse("'" + path_ + "' is a symbolic link to '" + std::filesystem::read_symlink(given, error).string() +
+                         "', which does not exist; a dangling link is not a name to create: give the file's own path");
         }
-        if (platform::file_status(directory_of(given).string(), directory) && planted_link(directory, entry))
+        if (entry.kind == platform::FileKind::symbolic_link && platform::file_status(directory_of(given).string(), directory) &&
+            planted_link(directory, entry))
             throw refuse("'" + path_ + "' is a symbolic link in the sticky, world-writable directory '" + directory_of(given).string() +
                          "', owned by neither you nor the directory's owner; it is not followed: give the file's own path");
-    }
-    if (exists) {
-        target = std::filesystem::canonical(given, error);
+        std::filesystem::path target = std::filesystem::canonical(given, error);
         if (error) throw refuse(cannot_write + error.message());
-    } else {
-        const std::string name = given.filename().string();
-        if (name.empty() || name == "." || name == "..")
-            throw refuse("'" + path_ + "' names a directory; give a file's path (leave " + option_ + " out to write none)");
-        const std::string directory = directory_of(given).string();
-        platform::FileStatus status;
-        if (!platform::file_status(directory, status)) {
-            const int failure = errno;
-            throw refuse(cannot_write + "its directory '" + directory + "' " +
-                         (failure == ENOENT ? std::string("does not exist") : error_text(failure)));
-        }
-        if (status.kind != platform::FileKind::directory) throw refuse(cannot_write + "'" + directory + "' is not a directory");
-        target = std::filesystem::canonical(directory, error) / name;
-        if (error) throw refuse(cannot_write + error.message());
+        return target;
     }
+    if (errno != ENOENT) throw refuse(cannot_write + error_text(errno));
+    const std::string name = given.filename().string();
+    if (name.empty() || name == "." || name == "..")
+        throw refuse("'" + path_ + "' names a directory; give a file's path (leave " + option_ + " out to write none)");
+    const std::string directory = directory_of(given).string();
+    platform::FileStatus status;
+    if (!platform::file_status(directory, status)) {
+        const int failure = errno;
+        throw refuse(cannot_write + "its directory '" + directory + "' " +
+                     (failure == ENOENT ? std::string("does not exist") : error_text(failure)));
+    }
+    if (status.kind != platform::FileKind::directory) throw refuse(cannot_write + "'" + directory + "' is not a directory");
+    std::filesystem::path target = std::filesystem::canonical(directory, error) / name;
+    if (error) throw refuse(cannot_write + error.message());
+    return target;
+}
+
+OutputFile::OutputFile(std::string_view option, std::string path, OutputWrite how)
+    : option_(option), path_(std::move(path)), how_(how) {
+    const std::filesystem::path target = resolve();
     target_ = target.string();
     place_ = place_of(target);
-
-    platform::FileStatus existing;
+    auto refuse = [&](const std::string& why) { return UsageError(option_ + ": cannot write '" + path_ + "': " + why); };
+    platform::FileStatus existing, directory;
     if (platform::file_status(target_, existing)) {
         if (existing.kind != platform::FileKind::regular)
-            throw refuse("'" + path_ + "' " + describe_non_regular(existing.kind) + "; give a regular file's path (leave " + option_ +
-                         " out to write none)");
-        if (!writable_by_someone(existing))
-            throw refuse(cannot_write + "it is read-only (mode 0" + std::to_string(existing.mode >> 6 & 7) +
-                         std::to_string(existing.mode >> 3 & 7) + std::to_string(existing.mode & 7) +
-                         "), to root too: make it writable or give another path");
-        if (!platform::may_write(target_)) throw refuse(cannot_write + error_text(errno));
-        platform::FileStatus directory;
+            throw UsageError(option_ + ": '" + path_ + "' " + describe_non_regular(existing.kind) + "; give a regular file's path (leave " +
+                             option_ + " out to write none)");
+        if (!writable_by_someone(existing)) {
+            char mode[16];
+            std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(existing.mode));
+            throw refuse("it is read-only (mode " + std::string(mode) + "), to root too: make it writable or give another path");
+        }
+        if (!platform::may_write(target_)) throw refuse(error_text(errno));
         if (how_ == OutputWrite::replace && platform::file_status(directory_of(target).string(), directory) &&
             sticky_keeps_out(directory, existing))
-            throw refuse(cannot_write + "only its owner may replace it in the sticky directory '" + directory_of(target).string() + "'");
+            throw refuse("only its owner may replace it in the sticky directory '" + directory_of(target).string() + "'");
     }
     probe();
 }

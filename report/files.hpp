@@ -107,6 +107,7 @@ private:
         bool same(const Place& other) const;
     };
     static Place place_of(const std::filesystem::path& target);
+    std::filesystem::path resolve() const;
     void probe() const;
     // Creates the file a write fills (replace: the temporary beside it; else the file itself).
     int create_written(std::string& name) const;
