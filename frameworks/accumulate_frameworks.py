@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plot"))  # output_files
+sys.path.append(str(Path(__file__).resolve().parent.parent / "plot"))  # output_files, after this folder's modules
 
 import numpy as np  # noqa: E402
 
