@@ -1,8 +1,6 @@
 #include "bench/input_export.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -27,9 +25,9 @@ namespace shootout {
 
 namespace {
 
-// An .npy file, format 1.0: the magic, the version, the header's length, a Python dict literal padded
-// with spaces to a multiple of 64 bytes ending in a newline, then the values.
-void write_npy(const std::string& path, Elements values) {
+// An .npy file's first bytes, format 1.0: the magic, the version, the header's length, a Python
+// dict literal padded with spaces to a multiple of 64 bytes ending in a newline; the values follow.
+std::string npy_prefix(Elements values) {
     if (npy_descriptor(values.type()).empty())
         throw std::runtime_error("--write-input: " + std::string(to_string(values.type())) + " has no .npy dtype");
     std::string header = "{'descr': '" + std::string(npy_descriptor(values.type())) + "', 'fortran_order': False, 'shape': (" +
@@ -42,16 +40,14 @@ void write_npy(const std::string& path, Elements values) {
     prefix += '\x00';
     prefix += static_cast<char>(header.size() & 0xff);
     prefix += static_cast<char>(header.size() >> 8);
-    auto fail = [&](const char* step) {
-        const int error = errno;
-        throw std::runtime_error("--write-input: " + std::string(step) + " '" + path + "' failed: " + std::strerror(error));
-    };
-    FileDescriptor file(platform::open_file(path, platform::OpenFor::appending));
-    if (file.get() < 0) fail("creating");
-    if (!platform::truncate_file(file.get(), 0)) fail("writing");
-    const std::string_view data(static_cast<const char*>(values.data()), values.size_bytes());
-    if (!write_all(file.get(), prefix + header) || !write_all(file.get(), data)) fail("writing");
-    if (!file.close()) fail("writing");
+    return prefix + header;
+}
+
+// An input's file name in DIR, by its place in the sweep's plan: 000-f32-n1024.npy.
+std::string input_name(std::size_t index, ElementType type, std::uint64_t n) {
+    const std::string digits = std::to_string(index);
+    return std::string(digits.size() < 3 ? 3 - digits.size() : 0, '0') + digits + "-" + std::string(to_string(type)) + "-n" +
+           std::to_string(n) + ".npy";
 }
 
 // One input: its file name in DIR and its line of the manifest.
@@ -123,28 +119,31 @@ std::vector<std::pair<std::uint64_t, ElementType>> planned_inputs(const Options&
 }  // namespace
 
 int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
-    const std::string& directory = options.write_input;
+    const std::filesystem::path directory = options.write_input;
     platform::FileStatus status;
-    if (!platform::file_status(directory, status) || status.kind != platform::FileKind::directory)
-        throw UsageError("--write-input: '" + directory + "' is not a directory");
+    if (!platform::file_status(directory.string(), status) || status.kind != platform::FileKind::directory)
+        throw UsageError("--write-input: '" + directory.string() + "' is not a directory");
+    // Every file is a new name in DIR, checked before any input is made (OutputWrite::create).
+    auto output = [&](const std::string& name) { return OutputFile("--write-input", (directory / name).string(), OutputWrite::create); };
+    const OutputFile manifest_file = output(kInputManifest);
     int exit_status = 0;
     std::vector<std::string> entries;
-    auto add = [&](Elements values, std::uint64_t n) {
-        const std::string index = std::to_string(entries.size());
-        const std::string name = std::string(index.size() < 3 ? 3 - index.size() : 0, '0') + index + "-" +
-                                 std::string(to_string(values.type())) + "-n" + std::to_string(n) + ".npy";  // 000-f32-n1024.npy
+    auto add = [&](const OutputFile& file, Elements values, std::uint64_t n) {
         const ExactAccumulator exact = exact_sum(values);
-        const std::string path = (std::filesystem::path(directory) / name).string();
-        write_npy(path, values);
-        entries.push_back(input_entry(name, options, n, values.type(), exact));
-        out << "wrote " << path << ": n=" << describe_size(n, values.type()) << " dtype=" << to_string(values.type())
+        file.write({npy_prefix(values), std::string_view(static_cast<const char*>(values.data()), values.size_bytes())});
+        entries.push_back(input_entry(std::filesystem::path(file.path()).filename().string(), options, n, values.type(), exact));
+        out << "wrote " << file.path() << ": n=" << describe_size(n, values.type()) << " dtype=" << to_string(values.type())
             << " input=" << options.input.label() << " exact=" << format_number("%.17g", exact.round()) << '\n';
     };
     if (!options.input.file.empty()) {
         const HostArray values = read_float_file(options.input.file, options.dtype_given ? std::optional(options.dtypes.front()) : std::nullopt);
-        add(values.elements(), values.size());
+        add(output(input_name(0, values.type(), values.size())), values.elements(), values.size());
     } else {
-        for (const auto& [n, type] : planned_inputs(options)) {
+        const std::vector<std::pair<std::uint64_t, ElementType>> inputs = planned_inputs(options);
+        std::vector<OutputFile> files;
+        for (std::size_t i = 0; i < inputs.size(); ++i) files.push_back(output(input_name(i, inputs[i].second, inputs[i].first)));
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            const auto [n, type] = inputs[i];
             const double bytes = static_cast<double>(input_bytes(type, n));
             if (bytes > 0.8 * static_cast<double>(platform::available_memory_bytes())) {
                 err << "skipping n=" << describe_size(n, type) << " dtype=" << to_string(type) << ": the input needs " << gib(bytes)
@@ -154,18 +153,17 @@ int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
             }
             HostArray values(type, n);
             fill(values, options.input, n, 0);
-            add(values.elements(), n);
+            add(files[i], values.elements(), n);
         }
     }
     std::string inputs;
     for (const std::string& entry : entries) inputs += std::string(inputs.empty() ? "" : ",\n    ") + entry;
-    const std::string manifest = "{\n  \"written_by\": \"accumulate_bench --write-input\",\n  \"columns_documented_in\": "
-                                 "\"results/README.md\",\n  \"context\": " + context_entry() +
-                                 ",\n  \"devices\": " + devices_entry() + ",\n  \"rules\": " + rules_entry() +
-                                 ",\n  \"exact_layout\": {\"digit_bits\": " + std::to_string(ExactAccumulator::kDigitBits) +
-                                 ", \"lowest_bit\": " + std::to_string(ExactAccumulator::kLowestBit) + "},\n  \"columns\": " +
-                                 columns_json() + ",\n  \"inputs\": [\n    " + inputs + "\n  ]\n}\n";
-    replace_file("--write-input", (std::filesystem::path(directory) / kInputManifest).string(), manifest);
+    manifest_file.write({"{\n  \"written_by\": \"accumulate_bench --write-input\",\n  \"columns_documented_in\": "
+                         "\"results/README.md\",\n  \"context\": " + context_entry() +
+                         ",\n  \"devices\": " + devices_entry() + ",\n  \"rules\": " + rules_entry() +
+                         ",\n  \"exact_layout\": {\"digit_bits\": " + std::to_string(ExactAccumulator::kDigitBits) +
+                         ", \"lowest_bit\": " + std::to_string(ExactAccumulator::kLowestBit) + "},\n  \"columns\": " +
+                         columns_json() + ",\n  \"inputs\": [\n    " + inputs + "\n  ]\n}\n"});
     return exit_status;
 }
 

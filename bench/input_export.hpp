@@ -15,9 +15,12 @@ namespace shootout {
 
 inline constexpr const char* kInputManifest = "inputs.json";
 
-// Writes the inputs and DIR/inputs.json (replaced whole, by rename). Returns the exit status: 0
-// when every input was written, 1 when one did not fit in memory (named on err). Throws UsageError
-// when DIR is not a directory, std::runtime_error when a write fails.
+// Writes the inputs, named by their place in the sweep (000-f32-n1024.npy; a skipped input's number
+// is not taken by the next), and DIR/inputs.json, each a new file (OutputWrite::create: an entry
+// already in DIR under one of those names is refused, a symbolic link too, before any input is
+// made). Returns the exit status: 0 when every input was written, 1 when one did not fit in memory
+// (named on err). Throws UsageError when DIR is not a directory or a file cannot be written there,
+// std::runtime_error when a write fails.
 int write_inputs(const Options& options, std::ostream& out, std::ostream& err);
 
 }  // namespace shootout

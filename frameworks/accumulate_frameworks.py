@@ -19,11 +19,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "plot"))  # output_files, after this folder's modules
 
 import numpy as np  # noqa: E402
 
 import handoff  # noqa: E402
 import measure  # noqa: E402
+import output_files  # noqa: E402
 import rows  # noqa: E402
 from backend import TIMERS, Backend  # noqa: E402
 from backends import all_backends  # noqa: E402
@@ -264,10 +266,11 @@ def run(options: Options) -> int:
         print("accumulate_frameworks: --require-available: some selected backends cannot run here (see above)",
               file=sys.stderr)
 
+    csv_output = rows.csv_output(options.csv) if options.csv else None  # checked before the inputs are made
     with tempfile.TemporaryDirectory(prefix="accumulate-frameworks-", dir=options.work_dir) as directory:
         given = handoff.write_inputs(options.bench, Path(directory), options.harness)
         rules = dataclasses.replace(given.rules, **options.rules)
-        csv = rows.CsvFile(options.csv, given.columns) if options.csv else None
+        csv = rows.CsvFile(csv_output, given.columns) if csv_output is not None else None
         status = 1 if given.skipped_inputs or missing else 0
         per_input = [plan(runnable, item, rules, sys.stdout) for item in given.inputs]
         total, done = sum(len(cases) for cases in per_input), 0
@@ -322,4 +325,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(output_files.run_stoppable(main))

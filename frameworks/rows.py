@@ -8,11 +8,10 @@ added for one device's counter needs nothing here), and stops it elsewhere.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import stat
 from pathlib import Path
 
+import output_files  # plot/output_files.py: the one way the Python tools write files
 from handoff import Column
 
 
@@ -52,55 +51,53 @@ def csv_row(columns: list[Column], values: dict) -> str:
     return ",".join(quote(field_text(c, values.get(c.name))) for c in columns)
 
 
+def csv_output(path) -> output_files.Output:
+    """The --csv file, checked before anything is measured (plot/output_files.py, the harness's rules)."""
+    try:
+        return output_files.Output(path, "--csv", output_files.APPEND)
+    except output_files.OutputError as e:
+        raise RowError(str(e)) from None
+
+
 class CsvFile:
     """Appends rows to a CSV file that the harness's runs may share: a new or empty file gets the
     header; an existing one must start with it; a missing final newline is added; each row is
     written whole under an exclusive flock(), as report/csv_reporter.cpp does."""
 
-    def __init__(self, path: Path, columns: list[Column]):
-        self.path = Path(path)
+    def __init__(self, output: output_files.Output | Path, columns: list[Column]):
+        self.output = output if isinstance(output, output_files.Output) else csv_output(output)
+        self.path = self.output.path
         self.columns = columns
         self.header = header(columns) + "\n"
-        if self.path.exists() or self.path.is_symlink():
-            if not stat.S_ISREG(os.stat(self.path).st_mode):
-                raise RowError(f"--csv: '{self.path}' is not a regular file")
-            with open(self.path, "rb") as f:
+        if os.path.exists(self.output.target):
+            with open(self.output.target, "rb") as f:
                 start = f.read(len(self.header)).decode(errors="replace")
             if start and not self._starts_with_header(start):
                 raise RowError(f"--csv: '{self.path}' has a different header from the one this version writes, "
                                "so new rows would sit under the wrong columns; give --csv another path")
-        elif not self.path.parent.is_dir():
-            raise RowError(f"--csv: '{self.path}': its directory does not exist")
 
     def _starts_with_header(self, start: str) -> bool:
         return start == self.header or start + "\n" == self.header
 
     def append(self, values: dict) -> None:
         text = csv_row(self.columns, values) + "\n"
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC
         try:
-            fd = os.open(self.path, flags, 0o666)
-        except OSError as e:
-            raise RowError(f"--csv: opening '{self.path}' failed: {e.strerror}") from None
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise RowError(f"--csv: '{self.path}' is not a regular file")
-            fcntl.flock(fd, fcntl.LOCK_EX)  # another run may be appending: hold it from looking to writing
-            size = os.fstat(fd).st_size
-            if size == 0:
-                text = self.header + text
-            else:
-                if not self._starts_with_header(os.pread(fd, len(self.header), 0).decode(errors="replace")):
-                    raise RowError(f"--csv: '{self.path}' has a different header from the one this version writes")
-                if os.pread(fd, 1, size - 1) != b"\n":
-                    text = "\n" + text  # a file cut short, or saved without a final newline
-            try:
-                os.write(fd, text.encode())
-            except OSError as e:
-                os.ftruncate(fd, size)  # no half row left behind
-                raise RowError(f"--csv: writing '{self.path}' failed: {e.strerror}") from None
-        finally:
-            os.close(fd)
+            with self.output.locked() as fd:  # another run may be appending: held from looking to writing
+                size = os.fstat(fd).st_size
+                if size == 0:
+                    text = self.header + text
+                else:
+                    if not self._starts_with_header(os.pread(fd, len(self.header), 0).decode(errors="replace")):
+                        raise RowError(f"--csv: '{self.path}' has a different header from the one this version writes")
+                    if os.pread(fd, 1, size - 1) != b"\n":
+                        text = "\n" + text  # a file cut short, or saved without a final newline
+                try:
+                    os.write(fd, text.encode())
+                except OSError as e:
+                    os.ftruncate(fd, size)  # no half row left behind
+                    raise RowError(f"--csv: writing '{self.path}' failed: {e.strerror}") from None
+        except output_files.OutputError as e:
+            raise RowError(str(e)) from None
 
 
 def describe_size(n: int, itemsize: int) -> str:

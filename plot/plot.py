@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pandas as pd  # noqa: E402
 
+import output_files  # noqa: E402
 import shootout_csv as sc  # noqa: E402
 from figures import FIGURES  # noqa: E402
 from figures.dispatch_latency import LATENCY_FLOATS  # noqa: E402
@@ -122,6 +123,13 @@ def main(argv=None) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise sc.InputError(f"{out}: cannot create the output directory: {e.strerror}") from None
+    summary = out / "summary.md"
+    report = out.parent / "report.html" if out == sc.default_out_dir() else out / "report.html"
+    try:  # every file this run may write, checked before anything is drawn
+        for path in [*(out / f"{figure.NAME}.{ext}" for figure in FIGURES for ext in ("png", "svg")), summary, report]:
+            output_files.Output(path, "--out", output_files.REPLACE, follow_link=False)
+    except output_files.OutputError as e:
+        raise sc.InputError(str(e)) from None
     written: list[Path] = []
     notes = []
     fallbacks = sc.timing_fallbacks(df, args.timing)
@@ -130,10 +138,11 @@ def main(argv=None) -> int:
         notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
     for figure in FIGURES:
         notes.append(figure.draw(tables, out, written))
-    summary = out / "summary.md"
-    summary.write_text(summary_markdown(tables, files, filters) + "\n")
+    try:
+        output_files.replace_file(summary, (summary_markdown(tables, files, filters) + "\n").encode(), "--out")
+    except output_files.OutputError as e:
+        raise sc.InputError(str(e)) from None
     written.append(summary)
-    report = out.parent / "report.html" if out == sc.default_out_dir() else out / "report.html"
     write_report(df, report)
     written.append(report)
     # A figure this run did not draw must not survive from an earlier run with other data.
@@ -153,4 +162,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sc.run_cli(main)
+    output_files.run_stoppable(lambda: sc.run_cli(main))

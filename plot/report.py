@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import plotly.graph_objects as go
 
+import output_files
 import shootout_csv as sc
 
 # The trace's facets that the menus filter by: (meta key, menu label).
@@ -95,8 +96,9 @@ def figure(df: pd.DataFrame) -> go.Figure:
 def write_report(df: pd.DataFrame, path: Path) -> None:
     """Writes the self-contained page to path."""
     script = FILTER_SCRIPT % {"plot": PLOT_ID, "filters": json.dumps(FILTERS)}
-    try:
-        figure(df).write_html(path, include_plotlyjs=True, include_mathjax=False, full_html=True, div_id=PLOT_ID,
+    page = figure(df).to_html(include_plotlyjs=True, include_mathjax=False, full_html=True, div_id=PLOT_ID,
                               post_script=script, config={"displaylogo": False, "responsive": True})
-    except OSError as e:
-        raise sc.InputError(f"{path}: cannot write: {e.strerror}") from None
+    try:
+        output_files.replace_file(path, page.encode(), "--out")
+    except output_files.OutputError as e:
+        raise sc.InputError(str(e)) from None

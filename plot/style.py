@@ -6,6 +6,7 @@ both differ in shade and dash. Nothing here reads a backend's name."""
 
 from __future__ import annotations
 
+import io
 import math
 import textwrap
 from pathlib import Path
@@ -18,6 +19,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator  # noqa: E402
 
+import output_files  # noqa: E402
 import shootout_csv as sc  # noqa: E402
 
 DEVICE_TITLE = {"cpu": "CPU", "cuda": "GPU (CUDA, device memory)",
@@ -217,10 +219,12 @@ def save(fig, out: Path, name: str, written: list[Path]):
     figure's own size."""
     for ext in ("png", "svg"):
         path = out / f"{name}.{ext}"
+        image = io.BytesIO()
+        fig.savefig(image, format=ext, metadata={"Date": None} if ext == "svg" else None)
         try:
-            fig.savefig(path, metadata={"Date": None} if ext == "svg" else None)
-        except OSError as e:
-            raise sc.InputError(f"{path}: cannot write: {e.strerror}") from None
+            output_files.replace_file(path, image.getvalue(), "--out")
+        except output_files.OutputError as e:
+            raise sc.InputError(str(e)) from None
         written.append(path)
     plt.close(fig)
 

@@ -1,5 +1,6 @@
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 #include "report/files.hpp"
@@ -25,33 +26,28 @@ std::string other_header(const std::string& path) {
 
 }  // namespace
 
-CsvReporter::CsvReporter(std::string path) : path_(std::move(path)) {
-    check_output_path("--csv", path_, OutputWrite::append);
-    const FileDescriptor file(platform::open_file(path_, platform::OpenFor::reading));
+CsvReporter::CsvReporter(std::string path) : CsvReporter(OutputFile("--csv", std::move(path), OutputWrite::append)) {}
+
+CsvReporter::CsvReporter(OutputFile output) : output_(std::move(output)) {
+    const FileDescriptor file(platform::open_file(output_.target(), platform::OpenFor::reading));
     if (file.get() < 0 && errno == ENOENT) return;  // a new file: the first report() creates it
     platform::FileStatus status;
     if (file.get() < 0 || !platform::file_status(file.get(), status))
-        throw UsageError("--csv: cannot read the header of '" + path_ + "': " + std::strerror(errno));
+        throw UsageError("--csv: cannot read the header of '" + output_.path() + "': " + std::strerror(errno));
     if (status.size > 0 && !starts_with_header(file.get(), status.size))
-        throw UsageError(other_header(path_));
+        throw UsageError(other_header(output_.path()));
 }
 
 void CsvReporter::report(const Measurement& m) {
     auto fail = [&](const std::string& what) {
         const int error = errno;
-        throw std::runtime_error("--csv: " + what + " '" + path_ + "' failed: " + std::strerror(error));
+        throw std::runtime_error("--csv: " + what + " '" + output_.path() + "' failed: " + std::strerror(error));
     };
     // Opened for each row, so that a file replaced or removed mid-sweep is written under its name
-    // again; O_NONBLOCK, so a FIFO put there since the constructor looked cannot block the run.
-    FileDescriptor file(platform::open_file(path_, platform::OpenFor::appending));
-    if (file.get() < 0) fail("opening");
+    // again. Another run may be appending to the same file: the lock is held from looking at the
+    // file to the end of the row, and released when the descriptor closes.
+    FileDescriptor file = output_.open_locked(std::cerr);
     platform::FileStatus status;
-    if (!platform::file_status(file.get(), status)) fail("reading");
-    if (status.kind != platform::FileKind::regular)
-        throw std::runtime_error("--csv: '" + path_ + "' " + describe_non_regular(status.kind));
-    // Another run may be appending to the same file: hold the lock from looking at the file to the
-    // end of the row. It is released when the descriptor closes.
-    if (!platform::lock_exclusive(file.get())) fail("locking");
     if (!platform::file_status(file.get(), status)) fail("reading");  // the size another run left
     const std::uint64_t size = status.size;
 
@@ -59,7 +55,7 @@ void CsvReporter::report(const Measurement& m) {
     if (size == 0) {
         text += csv_header() + '\n';
     } else {
-        if (!starts_with_header(file.get(), size)) throw std::runtime_error(other_header(path_));
+        if (!starts_with_header(file.get(), size)) throw std::runtime_error(other_header(output_.path()));
         char last = '\n';
         if (read_at(file.get(), {&last, 1}, size - 1) != 1) fail("reading");
         if (last != '\n') text += '\n';  // a file cut short, or saved by an editor without a final newline

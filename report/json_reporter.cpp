@@ -3,19 +3,13 @@
 
 namespace shootout {
 
-namespace {
-// The path checked before the lock file is made beside it.
-std::string writable_json_path(std::string path) {
-    check_output_path("--json", path, OutputWrite::replace);
-    return path;
-}
-}  // namespace
+JsonReporter::JsonReporter(std::string path) : JsonReporter(OutputFile("--json", std::move(path), OutputWrite::replace)) {}
 
-JsonReporter::JsonReporter(std::string path) : path_(writable_json_path(std::move(path))), lock_("--json", path_) {}
+JsonReporter::JsonReporter(OutputFile output) : output_(std::move(output)), lock_(output_) {}
 
 void JsonReporter::report(const Measurement& m) {
     measurements_.push_back(m);
-    replace_file("--json", path_, json_document(measurements_));
+    output_.write({json_document(measurements_)});
 }
 
 }  // namespace shootout

@@ -5,7 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
+#include <optional>
 #include <utility>
 
 namespace shootout {
@@ -131,14 +131,6 @@ std::string json_object(const Measurement& m) {
     return object + "}";
 }
 
-// Two paths name one file: the same inode when both exist, else the same absolute path.
-bool same_file(const std::string& a, const std::string& b) {
-    std::error_code error;
-    const bool equivalent = std::filesystem::equivalent(a, b, error);
-    if (!error) return equivalent;
-    return std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error);
-}
-
 }  // namespace
 
 std::vector<ColumnSchema> csv_schema() {
@@ -203,17 +195,18 @@ std::string json_document(const std::vector<Measurement>& measurements) {
 }
 
 std::vector<std::unique_ptr<Reporter>> open_reporters(const OutputPaths& paths) {
-    const std::string& csv = paths.csv;
-    const std::string& json = paths.json;
-    const std::string& input = paths.input;
-    if (!csv.empty() && !json.empty() && same_file(csv, json))
-        throw UsageError("--csv and --json both name '" + csv + "': each would overwrite what the other wrote");
-    for (const auto& [option, path] : {std::pair{"--csv", csv}, std::pair{"--json", json}})
-        if (!path.empty() && !input.empty() && same_file(path, input))
-            throw UsageError(std::string(option) + ": '" + path + "' is the input file: writing it would destroy the input");
+    std::optional<OutputFile> csv, json;
+    if (!paths.csv.empty()) csv.emplace("--csv", paths.csv, OutputWrite::append);
+    if (!paths.json.empty()) json.emplace("--json", paths.json, OutputWrite::replace);
+    if (csv && json && csv->same_file(*json))
+        throw UsageError("--csv and --json both name '" + paths.csv + "'" + (paths.json == paths.csv ? "" : " (as '" + paths.json + "')") +
+                         ": each would overwrite what the other wrote");
+    for (const std::optional<OutputFile>* output : {&csv, &json})
+        if (*output && !paths.input.empty() && (*output)->same_file(paths.input))
+            throw UsageError((*output)->option() + ": '" + (*output)->path() + "' is the input file: writing it would destroy the input");
     std::vector<std::unique_ptr<Reporter>> reporters;
-    if (!csv.empty()) reporters.push_back(std::make_unique<CsvReporter>(csv));
-    if (!json.empty()) reporters.push_back(std::make_unique<JsonReporter>(json));
+    if (csv) reporters.push_back(std::make_unique<CsvReporter>(std::move(*csv)));
+    if (json) reporters.push_back(std::make_unique<JsonReporter>(std::move(*json)));
     return reporters;
 }
 

@@ -52,18 +52,20 @@ public:
 };
 
 // Appends one row per measurement to a CSV file that runs from several machines and days can share.
-// Each append holds an exclusive lock on the file (platform::lock_exclusive) while it writes the header into an empty file,
-// checks an existing one starts with csv_header(), adds a final newline the file lacks, and writes
-// its row: so two runs appending to one new file write one header between them. A row that cannot
-// be written whole (a full disk) is cut off again, leaving the file as it was.
+// Each append holds an exclusive lock on the file (OutputFile::open_locked, which says on stderr
+// when it waits for another process's lock) while it writes the header into an empty file, checks
+// an existing one starts with csv_header(), adds a final newline the file lacks, and writes its
+// row: so two runs appending to one new file write one header between them. A row that cannot be
+// written whole (a full disk) is cut off again, leaving the file as it was.
 class CsvReporter final : public Reporter {
 public:
-    // Throws UsageError when path is not a writable regular file or new name, or holds another header.
+    // Throws UsageError when the path cannot be written (OutputFile) or holds another header.
     explicit CsvReporter(std::string path);
+    explicit CsvReporter(OutputFile output);  // an OutputWrite::append output
     void report(const Measurement& m) override;  // throws std::runtime_error naming the path
 
 private:
-    std::string path_;
+    OutputFile output_;
 };
 
 // Writes every measurement so far as one JSON document after each measurement, by writing a
@@ -72,13 +74,14 @@ private:
 // one's document with its own, so the reporter holds an OutputLock on the path for its whole life.
 class JsonReporter final : public Reporter {
 public:
-    // Throws UsageError for a path that cannot be written or that another run is writing; touches
-    // nothing but the lock file.
+    // Throws UsageError for a path that cannot be written (OutputFile) or that another run is
+    // writing; leaves nothing but the lock file.
     explicit JsonReporter(std::string path);
+    explicit JsonReporter(OutputFile output);  // an OutputWrite::replace output
     void report(const Measurement& m) override;  // throws std::runtime_error naming the path
 
 private:
-    std::string path_;
+    OutputFile output_;
     OutputLock lock_;
     std::vector<Measurement> measurements_;
 };
@@ -108,7 +111,8 @@ struct OutputPaths {
 
 // The reporters --csv and --json ask for, their paths checked before anything is measured. Throws
 // UsageError for a path that cannot be written, and for --csv and --json naming one file, or either
-// naming the input file: each would destroy the other's data.
+// naming the input file, however each is spelled (OutputFile::same_file): each would destroy the
+// other's data.
 std::vector<std::unique_ptr<Reporter>> open_reporters(const OutputPaths& paths);
 
 // "[3/40]", or "[3]" when the total is 0: not known, because a --benchmark_filter is set.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -61,6 +62,42 @@ TEST(InputExport, FilesHoldTheGeneratedValuesAndTheManifestTheirExactSums) {
         ASSERT_NE(at, std::string::npos) << column.name << " missing or out of order";
     }
     EXPECT_NE(manifest.find("\"exact_layout\": {\"digit_bits\": 32, \"lowest_bit\": -1074}"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+// The names --write-input picks are new files in DIR: an entry already there under one of them is
+// refused before any input is made, a link (which would have the input written through it, into the
+// file it names) as much as a file or a directory.
+TEST(InputExport, NoEntryInTheDirectoryIsReplacedOrWrittenThrough) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("input_export_taken_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "w");
+    std::ofstream(dir / "victim") << "victim\n";
+    auto expect_refused = [&](const std::string& name, const std::string& needle) {
+        std::ostringstream out, err;
+        try {
+            write_inputs(parse_command_line({"--write-input=" + (dir / "w").string(), "--sizes=16,32"}), out, err);
+            ADD_FAILURE() << "wrote the inputs beside " << name;
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find((dir / "w" / name).string() + "' already exists" + needle), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(out.str(), "") << "an input was made before the check";
+    };
+#if !defined(_WIN32)
+    std::filesystem::create_symlink("../victim", dir / "w" / "001-f32-n32.npy");
+    expect_refused("001-f32-n32.npy", " (it is a symbolic link)");
+    EXPECT_EQ(read_text(dir / "victim"), "victim\n");
+    std::filesystem::remove(dir / "w" / "001-f32-n32.npy");
+#endif
+    std::filesystem::create_directory(dir / "w" / kInputManifest);
+    expect_refused(kInputManifest, " (it is a directory)");
+    std::filesystem::remove(dir / "w" / kInputManifest);
+    std::ofstream(dir / "w" / "000-f32-n16.npy") << "a file of the user's";
+    expect_refused("000-f32-n16.npy", "; it is not replaced");
+    EXPECT_EQ(read_text(dir / "w" / "000-f32-n16.npy"), "a file of the user's");
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "w")) names.push_back(entry.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"000-f32-n16.npy"});
     std::filesystem::remove_all(dir);
 }
 

@@ -18,7 +18,9 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
+#include <sstream>
 #include <thread>
 
 namespace shootout {
@@ -228,13 +230,16 @@ TEST_F(Files, CsvWithoutAFinalNewlineGetsOneBeforeTheRow) {
 }
 
 // Another run holds the lock while it finds the file empty and writes the header: this run must wait
-// for it, then see the header and write none. Without the lock, both would write a header.
-TEST_F(Files, CsvAppendWaitsForAnotherRunsLock) {
+// for it, then see the header and write none. Without the lock, both would write a header. It says
+// that it waits, and for whom (the lock's holder is this test's process, on Linux named by pid).
+TEST_F(Files, CsvAppendWaitsForAnotherRunsLockAndSaysSo) {
     const std::string csv = path("shared.csv");
     CsvReporter reporter(csv);
     const int other_run = ::open(csv.c_str(), O_RDWR | O_CREAT | O_APPEND, 0644);
     ASSERT_GE(other_run, 0);
     ASSERT_EQ(::flock(other_run, LOCK_EX), 0);
+    std::ostringstream said;
+    std::streambuf* const stderr_buffer = std::cerr.rdbuf(said.rdbuf());
     std::thread this_run([&] { reporter.report(sample()); });
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     EXPECT_EQ(std::filesystem::file_size(csv), 0u) << "wrote while another run held the lock";
@@ -243,9 +248,91 @@ TEST_F(Files, CsvAppendWaitsForAnotherRunsLock) {
     ::flock(other_run, LOCK_UN);
     ::close(other_run);
     this_run.join();
+    std::cerr.rdbuf(stderr_buffer);
     const auto lines = read_lines(csv);
     ASSERT_EQ(lines.size(), 3u);
     EXPECT_EQ(std::count(lines.begin(), lines.end(), csv_header()), 1);
+#if defined(__linux__)
+    const std::string holder = "another process (pid " + std::to_string(::getpid()) + ")";
+#else
+    const std::string holder = "another process";
+#endif
+    EXPECT_EQ(said.str(), "--csv: " + holder + " holds the lock on '" + csv + "'; waiting for it to finish writing\n");
+}
+
+// Each append lands at the file's end, a file this run has just created too: another run may have
+// appended between the creation and the lock.
+TEST_F(Files, AppendsLandAtTheEndOfAFileTheRunCreated) {
+    const OutputFile csv("--csv", path("new.csv"), OutputWrite::append);
+    const FileDescriptor file = csv.open_locked(std::cerr);
+    std::ofstream(dir / "new.csv", std::ios::app) << "another run's row\n";
+    ASSERT_TRUE(write_all(file.get(), "this run's row\n"));
+    EXPECT_EQ(read_text(dir / "new.csv"), "another run's row\nthis run's row\n");
+}
+
+// A link is followed where the user named it, to a file that exists: a dangling one is refused, and
+// neither the link nor the name it holds is written.
+TEST_F(Files, ADanglingLinkIsRefusedNotCreated) {
+    std::filesystem::create_symlink("nowhere.csv", dir / "dangling.csv");
+    std::filesystem::create_symlink("nowhere.json", dir / "dangling.json");
+    expect_usage_error<CsvReporter>(path("dangling.csv"), "is a symbolic link to 'nowhere.csv', which does not exist");
+    expect_usage_error<JsonReporter>(path("dangling.json"), "a dangling link is not a name to create");
+    EXPECT_EQ(names_in_dir(), (std::vector<std::string>{"dangling.csv", "dangling.json"}));
+}
+
+// Mode 0444 says no one writes the file: refused for root too, whom the system lets write it.
+TEST_F(Files, AFileNoOneMayWriteIsRefusedRootToo) {
+    for (const std::string name : {"read-only.csv", "read-only.json"}) {
+        write(name, "");
+        std::filesystem::permissions(dir / name, std::filesystem::perms::owner_read | std::filesystem::perms::group_read |
+                                                     std::filesystem::perms::others_read);
+    }
+    expect_usage_error<CsvReporter>(path("read-only.csv"), "--csv: cannot write '" + path("read-only.csv") + "': it is read-only (mode 0444)");
+    expect_usage_error<JsonReporter>(path("read-only.json"), "it is read-only (mode 0444), to root too");
+}
+
+// Replacing a file makes a new one, which its creator owns: root replacing another user's JSON
+// gives the new file that user's owner and group.
+TEST_F(Files, AReplacedFileKeepsItsOwner) {
+    if (::geteuid() != 0) GTEST_SKIP() << "only root can make a file another user owns";
+    const std::string json = write("theirs.json", "{}");
+    ASSERT_EQ(::chown(json.c_str(), 12345, 12346), 0);
+    JsonReporter(json).report(sample());
+    struct stat after {};
+    ASSERT_EQ(::stat(json.c_str(), &after), 0);
+    EXPECT_EQ(after.st_uid, 12345u);
+    EXPECT_EQ(after.st_gid, 12346u);
+    EXPECT_EQ(read_text(json), json_document({sample()}));
+}
+
+// What the write would fail at fails before anything is measured: a name whose temporary
+// (".NAME.XXXXXX") is longer than the 255 bytes a name may have, though the name itself fits.
+TEST_F(Files, AWriteThatWouldFailIsRefusedBeforeMeasuring) {
+    for (const std::size_t length : {248u, 249u})
+        expect_usage_error<JsonReporter>(path(std::string(length - 5, 'n') + ".json"), "creating a temporary file beside it failed: File name too long");
+    EXPECT_TRUE(names_in_dir().empty());
+}
+
+// A stop signal removes the temporary files and lock files a process holds, then ends it as the
+// signal would have. (SIGINT too, in tests/output_files_test.py: a shell's background job may
+// start with it ignored, and an ignored signal stays so.)
+TEST_F(Files, AStopSignalRemovesTemporariesAndLocks) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const JsonReporter holds_a_lock(path("out.json"));
+        TemporaryFile temporary;
+        const FileDescriptor written(temporary.create([&](std::string& name) {
+            name = path(".out.json.temporary");
+            return platform::create_new_file(name);
+        }));
+        if (written.get() >= 0) ::raise(SIGTERM);
+        ::_exit(1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status;
+    EXPECT_TRUE(names_in_dir().empty()) << "left " << testing::PrintToString(names_in_dir());
 }
 
 TEST_F(Files, OutputsMustBeRegularFilesOrNew) {
@@ -440,6 +527,20 @@ void expect_refused(const OutputPaths& paths, const std::string& needle) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
+}
+
+// Two spellings of one new path: the same directory and name once each is resolved.
+TEST_F(Files, TwoSpellingsOfANewPathAreOneFile) {
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::create_directory(dir / "d");
+    std::filesystem::current_path(dir);
+    expect_refused(outputs({"--csv=./a", "--json=a"}), "--csv and --json both name './a' (as 'a')");
+    std::filesystem::current_path(dir / "d");
+    expect_refused(outputs({"--csv=n1", "--json=../d/n1"}), "--csv and --json both name 'n1' (as '../d/n1')");
+    expect_refused(outputs({"--input=file:../d/n1", "--csv=n1"}), "--csv: 'n1' is the input file");
+    std::filesystem::current_path(before);
+    EXPECT_EQ(names_in_dir(), std::vector<std::string>{"d"});
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "d"));
 }
 
 TEST_F(Files, OutputsThatWouldDestroyEachOtherOrTheInputAreRefused) {

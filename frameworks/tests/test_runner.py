@@ -3,8 +3,11 @@ the harness's in one CSV that the plot tools, compare.py and the summary read.""
 
 from __future__ import annotations
 
+import random
+import signal
 import subprocess
 import sys
+import time
 import types
 
 import pytest
@@ -117,6 +120,38 @@ def test_a_csv_with_another_header_is_refused_before_anything_is_measured(bench,
     path.write_text("timestamp,host\n")
     done = cli(f"--bench={bench}", "--backend=numpy/sum", "--sizes=2^10", f"--csv={path}")
     assert done.returncode == 2 and "different header" in done.stderr and "numpy/sum  " not in done.stdout
+
+
+def test_a_csv_path_that_cannot_be_written_is_refused_before_the_inputs_are_made(bench, tmp_path):
+    (tmp_path / "dangling.csv").symlink_to("nowhere.csv")
+    read_only = tmp_path / "read-only.csv"
+    read_only.write_text("")
+    read_only.chmod(0o444)
+    for path, message in ((tmp_path / "dangling.csv", "a dangling link is not a name to create"),
+                          (read_only, "it is read-only (mode 0444)")):
+        done = cli(f"--bench={bench}", "--backend=numpy/sum", "--sizes=2^10", f"--csv={path}")
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert "wrote " not in done.stdout, "the inputs were handed over before the check"
+    assert not (tmp_path / "nowhere.csv").exists() and read_only.read_text() == ""
+
+
+def test_a_stopped_run_leaves_no_inputs_or_temporaries_and_ends_by_the_signal(bench, tmp_path):
+    """SIGTERM and SIGINT at random points: the handed-over inputs (--work-dir) go with the run."""
+    rng = random.Random(20261127)
+    work = tmp_path / "work"
+    work.mkdir()
+    for i in range(6):
+        stop = signal.SIGINT if i % 2 else signal.SIGTERM
+        run = subprocess.Popen([sys.executable, str(FRAMEWORKS / "accumulate_frameworks.py"), f"--bench={bench}",
+                                "--backend=numpy/sum", "--sizes=2^10..2^22", f"--work-dir={work}",
+                                f"--csv={tmp_path / 'rows.csv'}", *QUICK],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
+        time.sleep(rng.uniform(0.3, 2.0))
+        run.send_signal(stop)
+        assert run.wait(timeout=120) in (-stop, 0), f"{stop.name} at run {i}"
+        assert not any(work.iterdir()), f"{stop.name} at run {i} left {[p.name for p in work.iterdir()]}"
+        assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 def test_list_names_every_backend_and_why_it_cannot_run():
