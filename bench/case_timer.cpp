@@ -166,19 +166,17 @@ std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinishe
         if (c.backend->timing == Timing::device_events) registered->UseManualTime();
         else registered->UseRealTime();
     }
-    std::size_t ran = 0;
     TimingCollector collector([&](const std::string& name, CaseTiming timing) {
         const auto& [c, outcome] = by_name.at(name);
-        ++ran;
         // Each timed region held c->batch calls.
         timing.median_ns /= c->batch;
         timing.min_ns /= c->batch;
         timing.calls *= c->batch;
         finished(*c, outcome, timing);
     });
-    benchmark::RunSpecifiedBenchmarks(&collector);
+    const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
-    return ran;
+    return matched;
 }
 
 }  // namespace shootout

@@ -136,6 +136,11 @@ int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
     platform::FileStatus status;
     if (!platform::file_status(directory, status) || status.kind != platform::FileKind::directory)
         throw UsageError("--write-input: '" + directory + "' is not a directory");
+    // Refused before any file is written: a manifest-less half of the inputs helps no one.
+    for (ElementType type : options.dtypes)
+        if (npy_descriptor(type).empty())
+            throw UsageError("--write-input: --dtype=" + std::string(to_string(type)) +
+                             ": the inputs are written as .npy files, and " + std::string(format_name(type)) + " has no .npy dtype");
     int exit_status = 0;
     std::vector<std::string> entries;
     auto add = [&](Elements values, std::uint64_t n) {
