@@ -59,7 +59,7 @@ class CsvFile:
         self.path = Path(path)
         self.columns = columns
         self.header = header(columns) + "\n"
-        if self.path.exists() or self.path.is_symlink():
+        if self.path.exists():
             if not stat.S_ISREG(os.stat(self.path).st_mode):
                 raise RowError(f"--csv: '{self.path}' is not a regular file")
             with open(self.path, "rb") as f:
@@ -67,8 +67,9 @@ class CsvFile:
             if start and not self._starts_with_header(start):
                 raise RowError(f"--csv: '{self.path}' has a different header from the one this version writes, "
                                "so new rows would sit under the wrong columns; give --csv another path")
-        elif not self.path.parent.is_dir():
-            raise RowError(f"--csv: '{self.path}': its directory does not exist")
+        elif not Path(os.path.realpath(self.path)).parent.is_dir():  # a new file, or a link to one
+            link = f" (a link to '{os.readlink(self.path)}')" if self.path.is_symlink() else ""
+            raise RowError(f"--csv: '{self.path}'{link}: its directory does not exist")
 
     def _starts_with_header(self, start: str) -> bool:
         return start == self.header or start + "\n" == self.header
