@@ -32,12 +32,11 @@ bool launched_by_mpirun() {
 
 std::optional<std::string> why_unavailable() { return std::nullopt; }
 
-Session::Session(const std::vector<const Backend*>& selected) {
-    bool distributed = false;
-    for (const Backend* backend : selected) distributed |= backend->distributed;
-    if (!distributed && !launched_by_mpirun()) return;
+namespace {
+void initialise(bool& initialised) {
+    if (initialised) return;
     MPI_Init(nullptr, nullptr);
-    initialised_ = true;
+    initialised = true;
     World& w = mutable_world();
     MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w.size);
@@ -47,6 +46,16 @@ Session::Session(const std::vector<const Backend*>& selected) {
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &w.local_rank);
     MPI_Comm_free(&node);
+}
+}  // namespace
+
+Session::Session() {
+    if (launched_by_mpirun()) initialise(initialised_);
+}
+
+void Session::start_for(const std::vector<const Backend*>& selected) {
+    for (const Backend* backend : selected)
+        if (backend->distributed) initialise(initialised_);
 }
 
 Session::~Session() {
@@ -83,6 +92,19 @@ void sum(std::span<std::int64_t> words) {
     MPI_Allreduce(MPI_IN_PLACE, words.data(), static_cast<int>(words.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
 
+std::optional<std::string> first_error(const std::optional<std::string>& mine) {
+    if (world().size == 1) return mine;
+    const int me = world().rank;
+    int first = mine ? me : world().size;
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == world().size) return std::nullopt;
+    std::uint64_t length = first == me ? mine->size() : 0;
+    MPI_Bcast(&length, 1, MPI_UINT64_T, first, MPI_COMM_WORLD);
+    std::string message = first == me ? *mine : std::string(length, '\0');
+    MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, first, MPI_COMM_WORLD);
+    return first == 0 ? message : "rank " + std::to_string(first) + ": " + message;
+}
+
 void abort(const std::string& message) {
     std::cerr << "accumulate_bench (rank " << world().rank << " of " << world().size << "): " << message << std::endl;
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -105,17 +127,19 @@ int launched_ranks() {
 }  // namespace
 
 // Under mpirun every rank would run the whole sweep as a rank 0 of its own and write every row.
-Session::Session(const std::vector<const Backend*>&) {
+Session::Session() {
     if (launched_ranks() > 1)
         throw std::runtime_error("started by mpirun with " + std::to_string(launched_ranks()) + " ranks, but " +
                                  *why_unavailable() + ": each rank would run the whole sweep; rebuild with MPI");
 }
 Session::~Session() = default;
+void Session::start_for(const std::vector<const Backend*>&) {}
 
 bool all(bool ok) { return ok; }
 std::uint64_t sum(std::uint64_t value) { return value; }
 double max(double value) { return value; }
 void sum(std::span<std::int64_t>) {}
+std::optional<std::string> first_error(const std::optional<std::string>& mine) { return mine; }
 
 void abort(const std::string& message) {
     std::cerr << "accumulate_bench: " << message << std::endl;

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "api/backend.hpp"
+#include "api/errors.hpp"
 
 namespace shootout::mpi {
 
@@ -24,15 +26,20 @@ std::optional<std::string> why_unavailable();
 // Whether mpirun (OpenMPI's OMPI_COMM_WORLD_SIZE, a PMI's PMI_SIZE or PMIX_RANK) started us.
 bool launched_by_mpirun();
 
-// Calls MPI_Init when launched by mpirun or when one of the backends is distributed, and
-// MPI_Finalize when the returned guard is destroyed. Without MPI, or otherwise, does nothing and
-// world() stays one rank.
+// MPI_Init when launched by mpirun, from the first check of the command line on (every rank then
+// agrees on a usage error, below), or when a distributed backend is selected (start_for); and
+// MPI_Finalize when the guard is destroyed. Without MPI, or otherwise, does nothing and world()
+// stays one rank.
 class Session {
 public:
-    explicit Session(const std::vector<const Backend*>& selected);
+    Session();
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
+
+    // MPI_Init now, where it has not run and one of `selected` is distributed: an mpi/* backend
+    // without mpirun runs as one rank.
+    void start_for(const std::vector<const Backend*>& selected);
 
 private:
     [[maybe_unused]] bool initialised_ = false;  // read only in a build with MPI
@@ -46,6 +53,33 @@ bool all(bool ok);                                  // true when ok on every ran
 std::uint64_t sum(std::uint64_t value);             // exact integer sum
 double max(double value);
 void sum(std::span<std::int64_t> words);            // in place: each word summed over the ranks, exactly
+
+// Collective, where every rank checks the same thing: `mine` is the usage or input error this rank
+// found there (its message), if any. Returns the message of the lowest rank that found one, "rank R: "
+// first where R is not 0, on every rank; nullopt when none did.
+std::optional<std::string> first_error(const std::optional<std::string>& mine);
+
+// Runs step() on every rank, then agrees: when it threw a UsageError or an InputError on any rank,
+// every rank throws one (its own where it threw one, else a UsageError with the lowest such rank's
+// message), so that all stop with exit status 2, rank 0 saying why, and none waits in a collective
+// call for a rank that has stopped.
+template <class Step>
+void agree(Step&& step) {
+    std::exception_ptr thrown;
+    std::optional<std::string> message;
+    try {
+        step();
+    } catch (const UsageError& e) {
+        thrown = std::current_exception();
+        message = e.what();
+    } catch (const InputError& e) {
+        thrown = std::current_exception();
+        message = e.what();
+    }
+    const std::optional<std::string> first = first_error(message);
+    if (thrown) std::rethrow_exception(thrown);
+    if (first) throw UsageError(*first);
+}
 
 // Ends every rank's process: for a failure inside a collective call, where the other ranks would
 // otherwise wait for ever. Prints the message with the rank first.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 #include <stdexcept>
 
@@ -50,15 +51,33 @@ private:
     std::unique_ptr<Reduction> reduction_;
 };
 
+// Says why a repetition measured nothing. Every repetition reports the iteration count Google Benchmark
+// set, run or not (it aborts on repetitions of one case with unlike counts, src/statistics.cc): one
+// that ends before its loop enters the loop, which runs no iteration after SkipWithError.
+void skip(benchmark::State& state, const std::string& why, bool loop_started) {
+    state.SkipWithError(why.c_str());
+    if (!loop_started)
+        for (auto _ : state) {
+        }
+}
+
 // One timed region per Google Benchmark iteration: one call, or one batch of c.batch calls (its
 // per-call time is taken when the case is recorded, so that Google Benchmark sizes its repetitions
-// by the region's real length).
+// by the region's real length). A case that throws is skipped where memory or threads could not be
+// had, failed otherwise, in this repetition and those after it.
 void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elements input,
               PreparedCase& prepared) {
     if (!outcome.failure.empty()) {  // failed in an earlier repetition: say so once, not once per repetition
-        state.SkipWithError(outcome.failure.c_str());
+        skip(state, outcome.failure, false);
         return;
     }
+    bool loop_started = false;
+    auto stop = [&](const std::string& why, bool exhausted) {
+        prepared.release();
+        outcome.exhausted = exhausted;
+        outcome.failure = why;
+        skip(state, outcome.failure, loop_started);
+    };
     try {
         Reduction& reduction = prepared.get(c, input, outcome);
         if (!outcome.pages) {  // after prepare and the warm-up call have touched every page it reads
@@ -66,6 +85,7 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elem
             outcome.pages = std::string(read.empty() ? "" : to_string(platform::page_backing(read.data())));
         }
         const bool self_timed = c.backend->timing == Timing::device_events;
+        loop_started = true;
         for (auto _ : state) {
             if (c.timing == TimingRule::batched) {
                 state.SetIterationTime(reduction.run_batch(c.batch));
@@ -82,14 +102,11 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elem
             outcome.same_bits_every_repetition = false;
         outcome.result = result;
     } catch (const ResourceExhausted& e) {
-        prepared.release();
-        outcome.exhausted = true;
-        outcome.failure = e.what();
-        state.SkipWithError(outcome.failure.c_str());
+        stop(e.what(), true);
+    } catch (const std::bad_alloc&) {  // a backend's copy of the input, under ulimit -v or a cgroup limit
+        stop("allocating memory for this size failed (std::bad_alloc: out of memory or an address-space limit)", true);
     } catch (const std::exception& e) {
-        prepared.release();
-        outcome.failure = e.what();
-        state.SkipWithError(outcome.failure.c_str());
+        stop(e.what(), false);
     }
 }
 
@@ -166,19 +183,17 @@ std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinishe
         if (c.backend->timing == Timing::device_events) registered->UseManualTime();
         else registered->UseRealTime();
     }
-    std::size_t ran = 0;
     TimingCollector collector([&](const std::string& name, CaseTiming timing) {
         const auto& [c, outcome] = by_name.at(name);
-        ++ran;
         // Each timed region held c->batch calls.
         timing.median_ns /= c->batch;
         timing.min_ns /= c->batch;
         timing.calls *= c->batch;
         finished(*c, outcome, timing);
     });
-    benchmark::RunSpecifiedBenchmarks(&collector);
+    const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
-    return ran;
+    return matched;
 }
 
 }  // namespace shootout

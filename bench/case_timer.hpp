@@ -20,7 +20,8 @@ struct CaseTiming {
 
 using CaseFinished = std::function<void(const Case&, const CaseOutcome&, const CaseTiming&)>;
 
-// Returns how many cases ran (a --benchmark_filter can leave some out).
+// Returns how many cases --benchmark_filter matched: those that ran, or with --benchmark_list_tests
+// those whose names Google Benchmark printed instead (`input` is then never read).
 std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished);
 
 }  // namespace shootout

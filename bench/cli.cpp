@@ -1,5 +1,7 @@
 #include "bench/cli.hpp"
 
+#include <benchmark/benchmark.h>
+
 #include "api/device_api.hpp"
 #include "api/measurement_rules.hpp"
 #include "api/wildcard.hpp"
@@ -12,6 +14,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
+#include <regex>
 #include <thread>
 
 namespace shootout {
@@ -120,6 +124,12 @@ double parse_condition(std::string_view text) {
     return c;
 }
 
+// The --benchmark_min_time forms the linked Google Benchmark reads (CMakeLists.txt finds which).
+constexpr bool kMinTimeUnits = SHOOTOUT_BENCHMARK_MIN_TIME_UNITS;
+constexpr std::string_view kMinTimeForms =
+    kMinTimeUnits ? "a positive time in seconds (like 0.05 or 0.05s) or count of iterations (like 100x)"
+                  : "a positive time in seconds (like 0.05; Google Benchmark " SHOOTOUT_BENCHMARK_VERSION " reads no units or iteration counts)";
+
 // Google Benchmark parses its own flags, but accepts values that measure nothing, and its output file
 // is reopened for every size of a sweep (RunSpecifiedBenchmarks runs once per size), keeping only the
 // last size: refuse those here, where the message can say what to do instead.
@@ -133,13 +143,35 @@ void check_benchmark_flag(const std::string& arg) {
     if (key == "--benchmark_repetitions" && parse_unsigned(value, key) < 1)
         throw UsageError(key + ": '" + value + "' would measure nothing: give 1 or more");
     if (key == "--benchmark_min_time") {
-        // Seconds ("0.05", or "0.05s" where the library knows units) or iterations ("100x").
-        const bool iterations = value.ends_with('x');
-        const std::string_view number = std::string_view(value).substr(0, value.size() - (iterations || value.ends_with('s')));
+        const bool iterations = kMinTimeUnits && value.ends_with('x');
+        const bool unit = kMinTimeUnits && value.ends_with('s');
+        const std::string_view number = std::string_view(value).substr(0, value.size() - (iterations || unit));
         double amount = 0;
         if (!parse_double(number, amount) || !std::isfinite(amount) || amount <= 0 || (iterations && amount != std::floor(amount)))
-            throw UsageError(key + ": '" + value + "' is not a positive time in seconds (like 0.05) or count of iterations (like 100x)");
+            throw UsageError(key + ": '" + value + "' is not " + std::string(kMinTimeForms));
     }
+}
+
+// The value of the last `key` flag among Google Benchmark's flags: "" for the bare flag.
+std::optional<std::string> last_benchmark_flag(const std::vector<std::string>& flags, std::string_view key) {
+    std::optional<std::string> value;
+    for (const std::string& flag : flags) {
+        if (!flag.starts_with(key)) continue;
+        if (flag.size() == key.size()) value = "";
+        else if (flag[key.size()] == '=') value = flag.substr(key.size() + 1);
+    }
+    return value;
+}
+
+// A boolean flag's value as Google Benchmark reads it (IsTruthyFlagValue): one character is true when
+// it is a letter or digit other than 0, f, F, n and N; a longer value unless it is false, no or off
+// in any case; no value is true.
+bool benchmark_truthy(std::string_view value) {
+    if (value.size() == 1)
+        return std::isalnum(static_cast<unsigned char>(value[0])) && std::string_view("0fFnN").find(value[0]) == std::string_view::npos;
+    std::string lower(value);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower != "false" && lower != "no" && lower != "off";
 }
 
 // "f32", "f64,f16,bf16": each type once, in the order given.
@@ -286,20 +318,26 @@ Options parse_command_line(const std::vector<std::string>& args) {
         options.sizes = parse_sizes(sizes_spec, options.dtypes.front());
     }
     if (options.threads.empty()) options.threads = {static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
+    const std::optional<std::string> list_tests = last_benchmark_flag(options.benchmark_flags, "--benchmark_list_tests");
+    options.list_cases = list_tests && benchmark_truthy(*list_tests);
     return options;
 }
 
 std::string usage() {
-    return R"(accumulate_bench: sums arrays (float32, float64) every way it knows and reports, per size and
+    std::string types, groups;
+    for (ElementType type : kElementTypes) types += (types.empty() ? "" : ", ") + std::string(to_string(type));
+    for (const DeviceApi& api : device_apis()) groups += (groups.empty() ? "" : ", ") + std::string(api.device.name());
+    return R"(accumulate_bench: sums arrays ()" + types + R"() every way it knows and reports, per size and
 element type, GB/s and the relative rounding error against the exact sum.
 
 Usage: accumulate_bench [options] [--benchmark_* flags]
 
-  --backend=LIST     all (default), a device API's group (cpu, cuda), or comma-separated names and
-                     shell globs (cpu/avx2/*,cuda/cub). An unknown name exits with the list of valid ones.
-                     The groups leave out the mpi/* backends, which run under mpirun: name them
-                     (--backend='mpi/*'). Under mpirun with more than one rank only mpi/* run, and
-                     only rank 0 prints and writes rows (README.md, "Running on a cluster").
+  --backend=LIST     all (default), a device API's group ()" + groups + R"(), or comma-separated
+                     names and shell globs (cpu/avx2/*,cuda/cub). An unknown name exits with the list
+                     of valid ones; a backend named (not by a group or glob) that cannot run here makes
+                     the exit status 1. The groups leave out the mpi/* backends, which run under
+                     mpirun: name them (--backend='mpi/*'). Under mpirun with more than one rank only
+                     mpi/* run, and only rank 0 prints and writes rows (README.md, "Running on a cluster").
   --list             list every backend, available or not (with the reason), and exit
   --machine          print this machine's identity (host name and a hardware fingerprint, the
                      CSV's machine column and scripts/run.sh's results file name) and exit
@@ -359,34 +397,60 @@ once, in results/README.md ("How a number is taken"). In short:
            is not (the backend overflowed).
 
 Google Benchmark's flags (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
---benchmark_min_warmup_time, ...) keep working; filters match names such as
-cpu/serial/accumulate-f32/n:1048576/input:uniform/threads:1. --benchmark_out and
+--benchmark_min_warmup_time, ...) keep working. --benchmark_min_time takes
+)" + std::string(kMinTimeForms) + R"(.
+--benchmark_filter is a POSIX extended regular expression (a leading - excludes what it matches)
+over the cases' names, which --benchmark_list_tests prints without measuring anything:
+  cpu/serial/accumulate-f32/n:1048576/dtype:f32/input:uniform/threads:1/real_time
+  cuda/cub/n:1048576/dtype:f32/input:uniform/threads:1/batched/manual_time
+(host-timed backends end in /real_time, device-timed ones in /manual_time). --benchmark_out and
 --benchmark_out_format are refused: the library rewrites that file for every size, so it would hold
 the last size only; --json=PATH and --csv=PATH hold every measurement.
 
-Exit status: 0 all ran; 1 something was skipped or failed (each is named), or writing an output
-failed mid-sweep; 2 a bad command line, a bad input file, or an output path that cannot be used,
-found before anything runs.
+Exit status: 0 all ran; 1 something was skipped or failed (each is named; memory or threads that
+could not be had skip the size or the backend), a backend named in --backend cannot run here, or
+writing an output, standard output included, failed; 2 a bad command line (on any rank under
+mpirun), a bad input file, or an output path that cannot be used, found before anything runs.
 )";
 }
 
 // The rules' defaults first, so that the user's flags win; but no rank of several may interleave:
 // Google Benchmark shuffles with a seed of its own on each.
 std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags, int ranks) {
-    const std::string_view interleave = rules::kInterleaveFlag;
-    for (const std::string& flag : user_flags) {
-        if (ranks == 1 || !flag.starts_with(interleave)) continue;
-        if (flag.size() > interleave.size() && flag[interleave.size()] != '=') continue;
-        const std::string value = flag.size() == interleave.size() ? "" : flag.substr(interleave.size() + 1);
-        if (value != "false" && value != "0" && value != "no" && value != "f" && value != "n" && value != "off")
-            throw UsageError(flag + " under mpirun with " + std::to_string(ranks) +
-                             " ranks: each rank would shuffle the cases its own way and wait in another case's collectives");
-    }
+    const std::optional<std::string> interleave = last_benchmark_flag(user_flags, rules::kInterleaveFlag);
+    if (ranks > 1 && interleave && benchmark_truthy(*interleave))
+        throw UsageError(std::string(rules::kInterleaveFlag) + (interleave->empty() ? "" : "=" + *interleave) + " under mpirun with " +
+                         std::to_string(ranks) + " ranks: each rank would shuffle the cases its own way and wait in another case's collectives");
     std::vector<std::string> args = {program};
     const std::vector<std::string> defaults = rules::benchmark_defaults(ranks);
     args.insert(args.end(), defaults.begin(), defaults.end());
     args.insert(args.end(), user_flags.begin(), user_flags.end());
     return args;
+}
+
+void initialize_benchmark(const std::string& program, const std::vector<std::string>& user_flags, int ranks) {
+    std::vector<std::string> args = benchmark_arguments(program, user_flags, ranks);
+    std::vector<char*> pointers;
+    for (std::string& arg : args) pointers.push_back(arg.data());
+    int count = static_cast<int>(pointers.size());
+    benchmark::Initialize(&count, pointers.data());
+    if (count > 1) throw UsageError(std::string("unknown Google Benchmark flag '") + pointers[1] + "'");
+    // The filter as the library compiles it (src/re.h: std::regex, POSIX extended; a leading '-'
+    // negates): a filter it cannot compile would match nothing, after every input had been made.
+    std::string filter = benchmark::GetBenchmarkFilter();
+    if (filter.starts_with('-')) filter.erase(0, 1);
+    try {
+        const std::regex compiled(filter, std::regex::extended);
+    } catch (const std::regex_error& e) {
+        throw UsageError("--benchmark_filter=" + benchmark::GetBenchmarkFilter() +
+                         ": not a regular expression Google Benchmark reads (POSIX extended): " + e.what());
+    }
+}
+
+bool names_backend(std::string_view spec, std::string_view name) {
+    for (std::string_view entry : split(spec, ','))
+        if (entry == name) return true;
+    return false;
 }
 
 }  // namespace shootout

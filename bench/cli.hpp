@@ -33,4 +33,12 @@ std::string usage();
 // cannot honour (interleaving under several ranks).
 std::vector<std::string> benchmark_arguments(const std::string& program, const std::vector<std::string>& user_flags, int ranks);
 
+// Initializes Google Benchmark with benchmark_arguments(). Throws UsageError for a flag it does not
+// know and for a --benchmark_filter it cannot compile, before anything runs.
+void initialize_benchmark(const std::string& program, const std::vector<std::string>& user_flags, int ranks);
+
+// Whether one comma-separated entry of --backend's `spec` is `name` itself, not a group or a glob:
+// a backend named so that cannot run here makes the exit status 1.
+bool names_backend(std::string_view spec, std::string_view name);
+
 }  // namespace shootout

@@ -123,6 +123,11 @@ int write_inputs(const Options& options, std::ostream& out, std::ostream& err) {
     platform::FileStatus status;
     if (!platform::file_status(directory.string(), status) || status.kind != platform::FileKind::directory)
         throw UsageError("--write-input: '" + directory.string() + "' is not a directory");
+    // Refused before any file is written: a manifest-less half of the inputs helps no one.
+    for (ElementType type : options.dtypes)
+        if (npy_descriptor(type).empty())
+            throw UsageError("--write-input: --dtype=" + std::string(to_string(type)) +
+                             ": the inputs are written as .npy files, and " + std::string(format_name(type)) + " has no .npy dtype");
     // Every file is a new name in DIR, checked before any input is made (OutputWrite::create).
     auto output = [&](const std::string& name) { return OutputFile("--write-input", (directory / name).string(), OutputWrite::create); };
     const OutputFile manifest_file = output(kInputManifest);

@@ -203,12 +203,10 @@ void fill_values(std::span<T> out, const InputSpec& spec, std::uint64_t n, std::
     const Generator<T> value(spec, n);
     const std::size_t threads = std::clamp<std::size_t>(out.size() >> 20, 1, std::max(1u, std::thread::hardware_concurrency()));
     const std::size_t share = (out.size() + threads - 1) / threads;
-    std::vector<platform::JoiningThread> workers;
-    for (std::size_t t = 0; t < threads; ++t)
-        workers.emplace_back([=, &value] {
-            const std::size_t end = std::min(out.size(), (t + 1) * share);
-            for (std::size_t i = t * share; i < end; ++i) out[i] = value(first + i);
-        });
+    platform::run_parts(threads, [=, &value](std::size_t t) {
+        const std::size_t end = std::min(out.size(), (t + 1) * share);
+        for (std::size_t i = t * share; i < end; ++i) out[i] = value(first + i);
+    });
 }
 
 }  // namespace

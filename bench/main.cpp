@@ -1,6 +1,8 @@
 // accumulate_bench: the command-line front of the harness.
-#include <benchmark/benchmark.h>
-
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 
@@ -9,8 +11,8 @@
 #include "bench/input_export.hpp"
 #include "api/mpi_world.hpp"
 #include "bench/runner.hpp"
-#include "bench/system_info.hpp"
 #include "report/columns.hpp"
+#include "bench/system_info.hpp"
 
 namespace {
 
@@ -41,66 +43,85 @@ void list_backends(std::ostream& out) {
     }
 }
 
+// Every action: the whole command line is checked first, by one pass that every rank makes, so that
+// a usage error stops every action, and every rank, with exit status 2 before anything runs.
+int run(const std::string& program, const std::vector<std::string>& args, shootout::mpi::Session& session) {
+    shootout::Options options;
+    std::vector<const shootout::Backend*> backends;
+    shootout::mpi::agree([&] {
+        options = shootout::parse_command_line(args);
+        if (options.help) return;  // answered whatever else is given
+        backends = shootout::select_backends(options.backends);
+        shootout::initialize_benchmark(program, options.benchmark_flags, shootout::mpi::world().size);
+    });
+    if (options.help) {
+        std::cout << shootout::usage();
+        return 0;
+    }
+    if (options.list) {
+        list_backends(std::cout);
+        return 0;
+    }
+    if (options.machine) {
+        std::cout << shootout::machine_identity() << '\n';
+        return 0;
+    }
+    if (options.version) {
+        std::cout << shootout::build_version() << '\n';
+        return 0;
+    }
+    if (options.columns) {
+        std::cout << shootout::columns_document();
+        return 0;
+    }
+    if (!options.write_input.empty()) return shootout::write_inputs(options, std::cout, std::cerr);
+    session.start_for(backends);
+    if (shootout::mpi::is_root()) return shootout::run_sweep(options, backends, std::cout, std::cerr);
+    // The other ranks take part in every collective call but print and write nothing: rank 0
+    // speaks for the run (README.md, "Running on a cluster").
+    shootout::Options silent = options;
+    silent.csv_path.clear();
+    silent.json_path.clear();
+    std::ostream nowhere(nullptr);
+    return shootout::run_sweep(silent, backends, nowhere, nowhere);
+}
+
+// Standard output is the run's report: a write to it that failed (a full disk, a closed pipe) fails
+// the run. Checked here, at the one exit, once everything has been written.
+int with_output_checked(int status) {
+    std::cout.flush();
+    const bool flushed = std::fflush(stdout) == 0;
+    const int error = errno;
+    if (std::cout && flushed && !std::ferror(stdout)) return status;
+    std::cerr << "accumulate_bench: writing standard output failed" << (flushed ? "" : std::string(": ") + std::strerror(error))
+              << '\n';
+    return std::max(status, 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    int status = 0;
     try {
-        const shootout::Options options = shootout::parse_command_line({argv + 1, argv + argc});
-        if (options.help) {
-            std::cout << shootout::usage();
-            return 0;
-        }
-        if (options.list) {
-            list_backends(std::cout);
-            return 0;
-        }
-        if (options.machine) {
-            std::cout << shootout::machine_identity() << '\n';
-            return 0;
-        }
-        if (options.version) {
-            std::cout << shootout::build_version() << '\n';
-            return 0;
-        }
-        if (options.columns) {
-            std::cout << shootout::columns_document();
-            return 0;
-        }
-        if (!options.write_input.empty()) return shootout::write_inputs(options, std::cout, std::cerr);
-        const auto backends = shootout::select_backends(options.backends);
-        const shootout::mpi::Session mpi_session(backends);
-
-        std::vector<std::string> args;
+        // Under mpirun MPI starts before the command line is read, so that the ranks can agree on it.
+        shootout::mpi::Session session;
         try {
-            args = shootout::benchmark_arguments(argv[0], options.benchmark_flags, shootout::mpi::world().size);
-        } catch (const shootout::UsageError& e) {
-            // Every rank refuses the same flags, so none waits for another, and MPI finalizes
-            // (an exception leaving the session aborts the job, and the message with it).
+            status = run(argv[0], {argv + 1, argv + argc}, session);
+        } catch (const shootout::UsageError& e) {  // on every rank, by agreement: rank 0 says why
             if (shootout::mpi::is_root()) std::cerr << "accumulate_bench: " << e.what() << '\n';
-            return 2;
+            status = 2;
+        } catch (const shootout::InputError& e) {
+            if (shootout::mpi::is_root()) std::cerr << "accumulate_bench: " << e.what() << '\n';
+            status = 2;
+        } catch (const std::exception& e) {
+            // One rank's failure would leave the others waiting in a collective call: it ends the job.
+            if (shootout::mpi::world().size > 1) shootout::mpi::abort(e.what());
+            std::cerr << "accumulate_bench: " << e.what() << '\n';
+            status = 1;
         }
-        std::vector<char*> pointers;
-        for (auto& arg : args) pointers.push_back(arg.data());
-        int count = static_cast<int>(pointers.size());
-        benchmark::Initialize(&count, pointers.data());
-        if (count > 1) throw shootout::UsageError(std::string("unknown Google Benchmark flag '") + pointers[1] + "'");
-
-        if (shootout::mpi::is_root()) return shootout::run_sweep(options, backends, std::cout, std::cerr);
-        // The other ranks take part in every collective call but print and write nothing: rank 0
-        // speaks for the run (README.md, "Running on a cluster").
-        shootout::Options silent = options;
-        silent.csv_path.clear();
-        silent.json_path.clear();
-        std::ostream nowhere(nullptr);
-        return shootout::run_sweep(silent, backends, nowhere, nowhere);
-    } catch (const shootout::UsageError& e) {
+    } catch (const std::exception& e) {  // MPI could not start as mpirun asked
         std::cerr << "accumulate_bench: " << e.what() << '\n';
-        return 2;
-    } catch (const shootout::InputError& e) {
-        std::cerr << "accumulate_bench: " << e.what() << '\n';
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "accumulate_bench: " << e.what() << '\n';
-        return 1;
+        status = 1;
     }
+    return with_output_checked(status);
 }

@@ -31,6 +31,7 @@ struct Options {
     std::string json_path;
     std::string write_input;  // --write-input=DIR: write the inputs and their exact sums there instead of measuring
     std::vector<std::string> benchmark_flags;  // --benchmark_* flags, passed on to Google Benchmark
+    bool list_cases = false;  // --benchmark_list_tests: Google Benchmark prints the cases' names; nothing is measured
 };
 
 inline constexpr std::string_view kDefaultSizes = "2^10..2^26";

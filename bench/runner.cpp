@@ -16,6 +16,7 @@
 #include <set>
 
 #include "bench/case_timer.hpp"
+#include "bench/cli.hpp"
 #include "exact/exact_sum.hpp"
 #include "api/measurement_rules.hpp"
 #include "api/mpi_world.hpp"
@@ -54,17 +55,20 @@ std::optional<HostArray> generate_input(const InputSpec& spec, std::uint64_t n, 
     }
 }
 
-// One line per element type naming the selected backends that do not take it, and one per backend
-// that takes it but cannot sum it here, with the reason: skipped, not failed.
-void name_skipped_types(const Options& options, const std::vector<const Backend*>& backends, std::ostream& out) {
-    for (ElementType type : options.dtypes) {
+// One line per element type of the sweep (--dtype's, or the input file's) naming the selected
+// backends that do not take it, and one per backend that takes it but cannot sum it here, with the
+// reason: skipped, not failed.
+void name_skipped_types(const Options& planned, const std::vector<const Backend*>& backends, std::ostream& out) {
+    for (ElementType type : planned.dtypes) {
+        const std::string asked = planned.input.file.empty() ? "--dtype=" + std::string(to_string(type))
+                                                             : "the input file's " + std::string(to_string(type)) + " values";
         std::string names;
         for (const Backend* backend : backends)
             if (!backend->takes(type)) names += (names.empty() ? "" : ", ") + backend->name;
-        if (!names.empty()) out << "not measured with --dtype=" << to_string(type) << " (they do not take it): " << names << '\n';
+        if (!names.empty()) out << "not measured with " << asked << " (they do not take it): " << names << '\n';
         for (const Backend* backend : backends)
             if (const auto reason = backend->takes(type) ? backend->why_type_unavailable(type) : std::nullopt)
-                out << "not measured with --dtype=" << to_string(type) << ": " << backend->name << ": " << *reason << '\n';
+                out << "not measured with " << asked << ": " << backend->name << ": " << *reason << '\n';
     }
 }
 
@@ -157,6 +161,7 @@ std::vector<std::string> unavailable_lines(const std::vector<std::pair<std::stri
 }
 
 int run_sweep(const Options& options, const std::vector<const Backend*>& selected, std::ostream& out, std::ostream& err) {
+    int status = 0;
     std::vector<const Backend*> backends;
     std::vector<std::pair<std::string, std::string>> unavailable;
     for (const Backend* backend : selected) {
@@ -164,8 +169,13 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
         if (!reason && !backend->distributed && mpi::world().size > 1)
             reason = "runs in one process, and each of the " + std::to_string(mpi::world().size) +
                      " ranks would run it whole: under mpirun only mpi/* backends run";
-        if (reason) unavailable.emplace_back(backend->name, *reason);
-        else backends.push_back(backend);
+        if (!reason) {
+            backends.push_back(backend);
+            continue;
+        }
+        unavailable.emplace_back(backend->name, *reason);
+        // Named, not picked by a group or a glob: something asked for is not measured.
+        if (names_backend(options.backends, backend->name)) status = 1;
     }
     std::vector<std::string> registered;
     for (const Backend& backend : registered_backends()) registered.push_back(backend.name);
@@ -175,9 +185,28 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
         return 1;
     }
 
+    // The output files and this rank's shard of a file input: a path or a file that cannot be used on
+    // any rank stops every rank (exit status 2) before the first collective call. A listing writes no file.
+    std::vector<std::unique_ptr<Reporter>> reporters;
+    HostArray file_input;
+    mpi::agree([&] {
+        if (!options.list_cases)
+            reporters = open_reporters({.csv = options.csv_path, .json = options.json_path, .input = options.input.file});
+        if (!options.input.file.empty()) {
+            const auto asked = options.dtype_given ? std::optional(options.dtypes.front()) : std::nullopt;
+            file_input = read_float_file(options.input.file, asked, mpi::world().rank, mpi::world().size);
+        }
+    });
+    // A file input is the sweep's one input, of the file's length and type.
+    Options planned = options;
+    if (!options.input.file.empty()) {
+        planned.sizes = {mpi::sum(file_input.size())};
+        planned.sizes_spec.clear();
+        planned.dtypes = {file_input.type()};
+    }
+
     RunContext run{.host = host_name(), .cpu = cpu_model(), .compiler = compiler_version(), .build = build_type(),
                    .machine = machine_identity(), .version = build_version(), .device_info = {}};
-    int status = 0;
     std::map<const Backend*, int> visible_gpus;
     for (const Backend* backend : backends) {
         if (backend->device_info) run.device_info[backend] = backend->device_info();
@@ -191,24 +220,24 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 status = 1;
             }
     }
-    std::vector<std::unique_ptr<Reporter>> reporters = open_reporters({.csv = options.csv_path, .json = options.json_path, .input = options.input.file});
     // Rank 0 speaks for the run: the other ranks print nothing.
     if (mpi::is_root()) reporters.push_back(std::make_unique<SummaryReporter>(out));
-    name_skipped_types(options, backends, out);
-
-    // A file input: this rank's shard of it; the sweep's one input is the whole file, of its type.
-    HostArray file_input;
-    Options planned = options;
-    if (!options.input.file.empty()) {
-        const auto asked = options.dtype_given ? std::optional(options.dtypes.front()) : std::nullopt;
-        file_input = read_float_file(options.input.file, asked, mpi::world().rank, mpi::world().size);
-        planned.sizes = {mpi::sum(file_input.size())};
-        planned.sizes_spec.clear();
-        planned.dtypes = {file_input.type()};
-    }
+    name_skipped_types(planned, backends, out);
 
     const bool filtered = benchmark::GetBenchmarkFilter() != "." && !benchmark::GetBenchmarkFilter().empty();
+    const std::string no_case = filtered ? ": --benchmark_filter=" + benchmark::GetBenchmarkFilter() + " matches no case" : "";
     std::list<PlannedInput> plan = plan_sweep(backends, planned, visible_gpus);
+    if (options.list_cases) {
+        // Google Benchmark prints each case's name as a filter matches it; no input is made, nothing runs.
+        std::size_t listed = 0;
+        if (mpi::is_root())
+            for (auto& [n, dtype, cases] : plan) listed += time_cases(cases, {}, [](const Case&, const CaseOutcome&, const CaseTiming&) {});
+        if (listed == 0 && mpi::is_root()) {
+            err << "accumulate_bench: no case to list" << no_case << '\n';
+            return 1;
+        }
+        return status;
+    }
     std::size_t total = 0;
     for (const PlannedInput& planned_input : plan) total += planned_input.cases.size();
     std::size_t done = 0, measured = 0;
@@ -259,8 +288,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
         });
     }
     if (measured == 0 && status == 0) {
-        err << "accumulate_bench: nothing was measured"
-            << (filtered ? ": --benchmark_filter=" + benchmark::GetBenchmarkFilter() + " matches no case" : std::string()) << '\n';
+        err << "accumulate_bench: nothing was measured" << no_case << '\n';
         return 1;
     }
     for (const auto& reporter : reporters) reporter->finish();

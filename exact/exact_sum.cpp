@@ -160,15 +160,11 @@ ExactAccumulator exact_sum_of(std::span<const T> values) {
     const std::size_t threads = std::clamp<std::size_t>(values.size() / kPerThreadMinimum, 1,
                                                         std::max(1u, std::thread::hardware_concurrency()));
     std::vector<ExactAccumulator> partial(threads);
-    {
-        std::vector<platform::JoiningThread> workers;
-        const std::size_t share = (values.size() + threads - 1) / threads;
-        for (std::size_t t = 0; t < threads; ++t) {
-            const std::size_t begin = std::min(values.size(), t * share);
-            const std::size_t count = std::min(share, values.size() - begin);
-            workers.emplace_back([&partial, t, part = values.subspan(begin, count)] { partial[t].add(part); });
-        }
-    }
+    const std::size_t share = (values.size() + threads - 1) / threads;
+    platform::run_parts(threads, [&partial, values, share](std::size_t t) {
+        const std::size_t begin = std::min(values.size(), t * share);
+        partial[t].add(values.subspan(begin, std::min(share, values.size() - begin)));
+    });
     for (std::size_t t = 1; t < threads; ++t) partial[0] += partial[t];
     return partial[0];
 }

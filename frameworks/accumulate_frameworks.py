@@ -40,19 +40,21 @@ Usage: python3 frameworks/accumulate_frameworks.py [options]
 
   --bench=PATH       the harness that writes the inputs (default: build/release/accumulate_bench)
   --backend=LIST     all (default), a device (cpu, cuda), or comma-separated names and globs
-                     (cupy/*); an entry that names no framework backend is passed over, said once
+                     (cupy/*); an entry that names only accumulate_bench's backends is passed over,
+                     said once; one that names no backend of either is refused (exit status 2)
   --list             every framework backend, available here or not (with the reason), and exit
   --require-available
                      a selected backend that cannot run here makes the exit status 1 (the others
                      still run): for machines that must have every framework (the GPU machines)
   --sizes, --dtype, --input, --seed
                      the inputs, as accumulate_bench takes them (it writes them; default 2^10..2^26,
-                     f32, uniform, 42)
+                     f32, uniform, 42); the framework backends take f32 and f64, and are named as
+                     not measured for the other types
   --csv=PATH         append one row per measurement, as accumulate_bench --csv does
   --fsum-max=N       largest input numpy/math.fsum sums, in elements (default {DEFAULT_FSUM_MAX}); above
                      it the row is left out, named
   --work-dir=DIR     where the inputs are written while they are summed (default: the system's temporary
-                     directory); each is removed once its rows are written
+                     directory; an existing directory); each is removed once its rows are written
   --benchmark_repetitions=N, --benchmark_min_time=S (or Nx), --benchmark_min_warmup_time=S,
   --benchmark_enable_random_interleaving=true|false
                      the measurement rules' settings, as accumulate_bench takes them
@@ -73,9 +75,15 @@ class UsageError(Exception):
     pass
 
 
+def positive_whole(value: str) -> int | None:
+    """A whole number from 1 up in ASCII digits, as accumulate_bench reads one; None otherwise
+    (str.isdigit() also takes '²' and '١', which int() then refuses or reads)."""
+    return int(value) if value.isascii() and value.isdigit() and int(value) >= 1 else None
+
+
 def parse_seconds(key: str, value: str) -> float:
     try:
-        seconds = float(value[:-1] if value.endswith("s") else value)
+        seconds = float(value[:-1] if value.endswith("s") else value) if value.isascii() else -1.0
     except ValueError:
         seconds = -1.0
     if not seconds > 0 or seconds == float("inf"):
@@ -124,20 +132,22 @@ def parse_command_line(args: list[str]) -> Options:
         elif key == "--csv":
             options.csv = Path(value)
         elif key == "--work-dir":
+            if not os.path.isdir(value) or not os.access(value, os.W_OK | os.X_OK):
+                raise UsageError(f"--work-dir: '{value}' is not a directory this runner can write in")
             options.work_dir = value
         elif key == "--fsum-max":
-            if not value.isdigit() or int(value) < 1:
+            options.fsum_max = positive_whole(value)
+            if options.fsum_max is None:
                 raise UsageError(f"--fsum-max: '{value}' is not a whole number of elements")
-            options.fsum_max = int(value)
         elif key == "--benchmark_repetitions":
-            if not value.isdigit() or int(value) < 1:
+            options.rules["repetitions"] = positive_whole(value)
+            if options.rules["repetitions"] is None:
                 raise UsageError(f"{key}: '{value}' would measure nothing: give 1 or more")
-            options.rules["repetitions"] = int(value)
         elif key == "--benchmark_min_time":
             if value.endswith("x"):
-                if not value[:-1].isdigit() or int(value[:-1]) < 1:
+                options.rules["fixed_iterations"] = positive_whole(value[:-1])
+                if options.rules["fixed_iterations"] is None:
                     raise UsageError(f"{key}: '{value}' is not a count of calls like 100x")
-                options.rules["fixed_iterations"] = int(value[:-1])
             else:
                 options.rules["min_time_s"] = parse_seconds(key, value)
         elif key == "--benchmark_min_warmup_time":
@@ -241,6 +251,11 @@ def unavailable_lines(by_reason: dict[str, list[str]], registered: list[str]) ->
 
 def run(options: Options) -> int:
     backends, unmatched = select(all_backends(options.fsum_max), options.backend)
+    for pattern in unmatched:
+        if not handoff.harness_selects(options.bench, pattern):
+            raise UsageError(f"--backend: '{pattern}' names no backend: no framework backend ("
+                             + ", ".join(b.name for b in all_backends(options.fsum_max))
+                             + ") and none of accumulate_bench's (its --list names them)")
     for pattern in unmatched:
         print(f"--backend: '{pattern}' names no framework backend (accumulate_bench's backends run there); passed over")
     for arg in options.passed_over:

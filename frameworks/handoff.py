@@ -23,8 +23,8 @@ import numpy as np
 MANIFEST = "inputs.json"  # bench/input_export.hpp: kInputManifest
 
 # The harness's element types as NumPy holds the .npy files it writes (bench/inputs.hpp:
-# npy_descriptor()).
-NUMPY_TYPES = {"f32": np.dtype("<f4"), "f64": np.dtype("<f8")}
+# npy_descriptor(); bf16 has none, and --write-input refuses it).
+NUMPY_TYPES = {"f32": np.dtype("<f4"), "f64": np.dtype("<f8"), "f16": np.dtype("<f2")}
 
 
 class HandoffError(Exception):
@@ -123,6 +123,19 @@ def write_inputs(bench: Path, directory: Path, harness_args: list[str]) -> Hando
         raise HandoffError(f"{' '.join(command)} failed with exit status {done.returncode}")
     handoff = read_manifest(directory)
     return dataclasses.replace(handoff, skipped_inputs=done.returncode == 1)
+
+
+def harness_selects(bench: Path, pattern: str) -> bool:
+    """Whether accumulate_bench's --backend takes `pattern` (one of its names, groups or globs):
+    `bench --list --backend=PATTERN` exits 0, and 2 when the pattern names none of its backends."""
+    command = [str(bench), "--list", f"--backend={pattern}"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as e:
+        raise HandoffError(f"cannot run {bench}: {e.strerror}; build it first (scripts/run.sh does)") from None
+    if done.returncode not in (0, 2):
+        raise HandoffError(f"{' '.join(command)} failed with exit status {done.returncode}:\n{done.stderr}")
+    return done.returncode == 0
 
 
 def relative_error(result: float, given: Input) -> float:

@@ -9,6 +9,9 @@
 #else
 #include <unistd.h>
 #endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 #if defined(__APPLE__)
 #include <mach/mach.h>
 #include <uuid/uuid.h>
@@ -25,6 +28,23 @@ const char* os_name() {
     return "linux";
 #else
     return "unknown";
+#endif
+}
+
+std::uint64_t kernel_thread_id() {
+#if defined(__linux__)
+    return static_cast<std::uint64_t>(::syscall(SYS_gettid));
+#else
+    return 0;
+#endif
+}
+
+bool kernel_holds_thread(std::uint64_t id) {
+#if defined(__linux__)
+    return id != 0 && ::access(("/proc/self/task/" + std::to_string(id)).c_str(), F_OK) == 0;
+#else
+    (void)id;
+    return false;
 #endif
 }
 

@@ -23,6 +23,14 @@ std::string machine_id();
 // the system does not say.
 std::uint64_t available_memory_bytes();
 
+// This thread's id as the kernel knows it (Linux's gettid()); 0 where the system does not say.
+std::uint64_t kernel_thread_id();
+
+// Whether the kernel still holds thread `id` of this process: a thread counts against a process
+// limit (RLIMIT_NPROC, a cgroup's pids.max) until the kernel releases it, a moment after it could be
+// joined. Linux's /proc/self/task/ID; false where the system does not say, and for id 0.
+bool kernel_holds_thread(std::uint64_t id);
+
 // `when` as UTC calendar time (gmtime_r, gmtime_s: the C library's gmtime() is not thread-safe).
 std::tm utc_time(std::time_t when);
 

@@ -144,6 +144,7 @@ TEST(CommandLine, BenchmarkArgumentsPutTheRulesFirstAndInterleaveInOneProcessOnl
     const std::vector<std::string> ranks = benchmark_arguments("bench", {"--benchmark_enable_random_interleaving=false"}, 4);
     EXPECT_NE(std::find(ranks.begin(), ranks.end(), "--benchmark_enable_random_interleaving=false"), ranks.end());
     EXPECT_EQ(std::find(ranks.begin(), ranks.end(), "--benchmark_enable_random_interleaving=true"), ranks.end());
+    EXPECT_NO_THROW(benchmark_arguments("bench", {"--benchmark_enable_random_interleaving=FALSE"}, 2));
     for (const std::string flag : {"--benchmark_enable_random_interleaving", "--benchmark_enable_random_interleaving=true",
                                    "--benchmark_enable_random_interleaving=1"}) {
         try {
@@ -165,9 +166,20 @@ TEST(CommandLine, BenchmarkFlagsThatLoseOutputOrMeasureNothingAreRefused) {
     expect_command_line_error({"--benchmark_repetitions=two"}, "'two' is not a whole number");
     for (const std::string bad : {"0", "-0.5", "0s", "abc", "nan", "inf", "", "0.5x", "0x", "s"})
         expect_command_line_error({"--benchmark_min_time=" + bad}, "--benchmark_min_time: '" + bad + "' is not a positive time");
-    const Options o = parse({"--benchmark_repetitions=1", "--benchmark_min_time=0.01", "--benchmark_min_time=0.5s",
-                             "--benchmark_min_time=100x", "--benchmark_filter=cpu"});
-    EXPECT_EQ(o.benchmark_flags.size(), 5u);
+    const Options o = parse({"--benchmark_repetitions=1", "--benchmark_min_time=0.01", "--benchmark_filter=cpu"});
+    EXPECT_EQ(o.benchmark_flags.size(), 3u);
+}
+
+// --benchmark_list_tests as Google Benchmark reads a boolean flag: the last one wins, bare is true.
+TEST(CommandLine, ListTestsIsReadAsGoogleBenchmarkReadsIt) {
+    EXPECT_FALSE(parse({}).list_cases);
+    EXPECT_TRUE(parse({"--benchmark_list_tests"}).list_cases);
+    EXPECT_TRUE(parse({"--benchmark_list_tests=true"}).list_cases);
+    EXPECT_TRUE(parse({"--benchmark_list_tests=1"}).list_cases);
+    EXPECT_TRUE(parse({"--benchmark_list_tests=yes"}).list_cases);
+    for (const std::string off : {"false", "FALSE", "0", "f", "N", "no", "off", "-"})
+        EXPECT_FALSE(parse({"--benchmark_list_tests=" + off}).list_cases) << off;
+    EXPECT_FALSE(parse({"--benchmark_list_tests", "--benchmark_list_tests=false"}).list_cases);
 }
 
 TEST(SelectBackends, GroupsNamesAndGlobs) {

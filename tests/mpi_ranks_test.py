@@ -2,7 +2,9 @@
 """accumulate_bench under `mpirun -np R` for R = 1, 2, 3 with the mpi/* backends on a small odd
 size: only rank 0 writes rows, each says ranks = R, the exact sum is the same for every R, mpi/exact
 gives the same bits for every R and equals it (on an ill-conditioned input too, and on float64
-input), and the double backends agree with the one-process backend they wrap. Exits 77 (ctest: skipped) with the reason when the build or the machine has no MPI.
+input), and the double backends agree with the one-process backend they wrap; a usage error on any
+rank stops every rank with exit status 2 and one message. Exits 77 (ctest: skipped) with the reason
+when the build or the machine has no MPI.
 
     mpi_ranks_test.py ACCUMULATE_BENCH
 """
@@ -141,6 +143,18 @@ def main():
     status, out = run(mpirun_command(2) + [bench, "--backend=mpi/exact", "--benchmark_enable_random_interleaving=true", *common])
     check(status == 2 and "under mpirun with 2 ranks" in out,
           f"-np 2 asking for interleaving: exit {status}, expected 2 naming why:\n{out}")
+
+    # A usage error, whichever rank finds it (a --csv path only rank 0 opens among them), stops every
+    # rank with exit status 2, its message printed once, by rank 0, and no rank aborted.
+    for args, message in [(["--backend=nope"], "'nope' names no backend"),
+                          (["--backend=mpi/exact", "--benchmark_bogus=1"], "unknown Google Benchmark flag '--benchmark_bogus=1'"),
+                          (["--backend=mpi/exact", "--sizes=2^10", "--csv=" + os.path.join(work, "no", "such.csv")],
+                           "--csv: cannot write"),
+                          (["--backend=mpi/exact", "--input=file:" + os.path.join(work, "no_such_input.f32")],
+                           "cannot be opened")]:
+        status, out = run(mpirun_command(2) + [bench, *QUICK, *args])
+        check(status == 2 and out.count(message) == 1 and "MPI_ABORT" not in out,
+              f"-np 2 {' '.join(args)}: exit {status}, expected 2 and '{message}' once, no MPI_ABORT:\n{out}")
 
     shutil.rmtree(work, ignore_errors=True)
     for failure in failures:

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -276,6 +277,31 @@ TEST(Sweep, OneProcessRowsHaveNoGpusAndOneRank) {
     const auto mpi = std::find_if(r.rows.begin(), r.rows.end(), [](const auto& row) { return row.at("backend") == "mpi/exact"; });
     ASSERT_NE(mpi, r.rows.end());
     EXPECT_EQ(mpi->at("result"), mpi->at("exact"));
+}
+
+// Memory or threads that cannot be had in a later repetition (another prepare, interleaved) skip the
+// case, named, and the sweep goes on: Google Benchmark aborts the process on repetitions of one case
+// with unlike iteration counts, which a repetition ended before its loop would report. Each case of
+// this backend fails its third prepare; with twelve cases shuffled, none is prepared three times with
+// a probability below 1e-6.
+TEST(Sweep, ExhaustionAfterEarlierRepetitionsSkipsTheCase) {
+    static std::map<int, int> prepares;  // per thread count
+    static const bool registered = register_backend({
+        .name = "cpu/test/exhausted-later",
+        .description = "test only: no memory from its third prepare on",
+        .parallel = true,
+        .prepare = [](std::span<const float> input, const PrepareOptions& options) {
+            if (++prepares[options.threads] >= 3) throw ResourceExhausted("test: no memory for a third prepare");
+            return make_host_reduction(input, [](std::span<const float> x) { return x.size(); });
+        },
+    });
+    ASSERT_TRUE(registered);
+    prepares.clear();
+    const auto r = sweep({"--backend=cpu/test/exhausted-later", "--sizes=2^10", "--threads=1,2,3,4,5,6,7,8,9,10,11,12"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.out.find("/threads:"), std::string::npos);
+    EXPECT_NE(r.out.find(": skipped: test: no memory for a third prepare"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find("FAILED"), std::string::npos) << r.err;
 }
 
 TEST(Sweep, SizeThatDoesNotFitIsSkippedByName) {

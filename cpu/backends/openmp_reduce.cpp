@@ -10,28 +10,45 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "cpu/backends/host_backend.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 #include "cpu/parallel/static_chunks.hpp"
+#include "cpu/parallel/thread_headroom.hpp"
 
 namespace shootout {
 namespace {
 
-// Dynamic adjustment off, so a team of `threads` is exactly `threads` strong (the runtime may
-// otherwise hand out fewer); checked, because a smaller team under this name would be a lie in the CSV.
-void require_full_team(const char* backend, int threads) {
-    omp_set_dynamic(0);
-    int team = 0;
+// The team of one prepared case. Dynamic adjustment off, so a team of `threads` is exactly `threads`
+// strong (the runtime may otherwise hand out fewer); checked, because a smaller team under this name
+// would be a lie in the CSV. The threads are asked for first: libgomp exits the process when one will
+// not start (a process limit). libgomp keeps a team's threads after it; they are let go with the
+// case, so that no idle team holds threads that another backend's case needs.
+class OpenMpTeam {
+public:
+    OpenMpTeam(const char* backend, int threads) {
+        omp_set_dynamic(0);
+        require_threads(backend, threads);
+        int team = 0;
 #pragma omp parallel num_threads(threads)
-    {
+        {
 #pragma omp single
-        team = omp_get_num_threads();
+            team = omp_get_num_threads();
+        }
+        if (team != threads)
+            throw std::runtime_error(std::string(backend) + ": omp parallel num_threads(" + std::to_string(threads) +
+                                     ") gave a team of " + std::to_string(team));
     }
-    if (team != threads)
-        throw std::runtime_error(std::string(backend) + ": omp parallel num_threads(" + std::to_string(threads) +
-                                 ") gave a team of " + std::to_string(team));
-}
+    OpenMpTeam(OpenMpTeam&& other) noexcept : owner_(std::exchange(other.owner_, false)) {}
+    OpenMpTeam& operator=(OpenMpTeam&&) = delete;
+    ~OpenMpTeam() {
+        if (owner_) omp_pause_resource_all(omp_pause_hard);
+    }
+
+private:
+    bool owner_ = true;
+};
 
 // #pragma omp parallel for reduction(+ : sum) on a float (a double for float64 input; 16-bit input
 // widened), static schedule: each thread adds its contiguous range into a private sum, one element
@@ -73,10 +90,11 @@ Backend reduction_clause_backend() {
         "cpu/openmp/reduction",
         "#pragma omp parallel for reduction(+ : sum) on a float (the seed's; a double for float64 input), static schedule", kFloat,
         [](auto input, int threads) {
-            require_full_team("cpu/openmp/reduction", threads);
+            OpenMpTeam team("cpu/openmp/reduction", threads);
             using T = typename decltype(input)::value_type;
-            return make_placed_reduction(placed_by_team(input, threads),
-                                         [threads](std::span<const T> x) { return sum_reduction_clause(x, threads); });
+            return make_placed_reduction(placed_by_team(input, threads), [threads, team = std::move(team)](std::span<const T> x) {
+                return sum_reduction_clause(x, threads);
+            });
         });
     Traits of_doubles = kFloat;
     of_doubles.accumulator = Accumulator::f64;
@@ -89,10 +107,10 @@ Backend reduction_clause_backend() {
     "cpu/openmp/simd",
     "one OpenMP team, omp_set_dynamic(0), each thread the widest SIMD double-lane kernel on its static chunk (float lanes for 16-bit input)",
     kStaticChunks(Accumulator::f64), [](auto input, int threads) {
-        require_full_team("cpu/openmp/simd", threads);
+        OpenMpTeam team("cpu/openmp/simd", threads);
         using T = typename decltype(input)::value_type;
-        return make_placed_reduction(placed_by_team(input, threads), [partials = PartialSums(threads), kernel = simd::best().lanes_of<T>()](
-                                                                         std::span<const T> x) mutable {
+        return make_placed_reduction(placed_by_team(input, threads), [partials = PartialSums(threads), kernel = simd::best().lanes_of<T>(),
+                                                                      team = std::move(team)](std::span<const T> x) mutable {
             return sum_simd_team(x, partials, kernel);
         });
     }));

@@ -3,17 +3,18 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "api/backend.hpp"
 #include "platform/joining_thread.hpp"
 
 namespace shootout {
 
 // task(part) for every part in [0, parts): part 0 on the calling thread, the others on new threads,
-// joined before it returns. `who` names the caller in the error a failed thread start throws.
+// joined before it returns. A thread that will not start (a process or address-space limit) throws
+// ResourceExhausted naming `who`: the harness skips the case.
 template <class Task>
 void run_on_new_threads(const char* who, int parts, Task& task) {
     std::vector<platform::JoiningThread> threads;
@@ -21,7 +22,8 @@ void run_on_new_threads(const char* who, int parts, Task& task) {
     try {
         for (int part = 1; part < parts; ++part) threads.emplace_back(task, part);
     } catch (const std::system_error& e) {
-        throw std::runtime_error(std::string(who) + ": starting a std::thread: " + e.what());
+        throw ResourceExhausted(std::string(who) + ": starting thread " + std::to_string(threads.size() + 2) + " of " +
+                                std::to_string(parts) + ": " + e.what());
     }
     task(0);
 }

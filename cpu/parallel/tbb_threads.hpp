@@ -19,6 +19,7 @@
 
 #include "api/backend.hpp"
 #include "cpu/backends/host_backend.hpp"
+#include "cpu/parallel/thread_headroom.hpp"
 
 namespace shootout {
 
@@ -40,14 +41,25 @@ double sum_stolen_ranges(std::span<const T> x, KernelResult (*kernel)(const T*, 
 
 // An arena of exactly `threads` slots, the calling thread in one of them. The process-wide worker
 // limit is raised to at least `threads` while it lives: by default oneTBB runs no more threads than
-// the machine has, and an arena of 7 on 2 cores would quietly run 2.
+// the machine has, and an arena of 7 on 2 cores would quietly run 2. The threads are asked for first:
+// oneTBB terminates the process when a worker will not start (a process limit). Its workers outlive
+// an arena; they are let go with it where no other arena lives, so that no idle worker holds threads
+// that another backend's case needs.
 class TbbThreads {
 public:
     explicit TbbThreads(int threads)
         : limit_(tbb::global_control::max_allowed_parallelism,
                  static_cast<std::size_t>(std::max(threads, tbb::info::default_concurrency()))),
           arena_(threads) {
+        require_threads("oneTBB", threads);
         arena_.initialize();
+    }
+    TbbThreads(const TbbThreads&) = delete;
+    TbbThreads& operator=(const TbbThreads&) = delete;
+    ~TbbThreads() {
+        arena_.terminate();
+        tbb::task_scheduler_handle workers{tbb::attach{}};
+        tbb::finalize(workers, std::nothrow);  // false, and nothing waited for, while another arena lives
     }
 
     template <class F>

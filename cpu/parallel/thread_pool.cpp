@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "api/backend.hpp"
 #include "platform/affinity.hpp"
 #include "platform/atomic_wait.hpp"
 
@@ -60,9 +61,11 @@ ThreadPool::ThreadPool(int threads) {
     workers_.reserve(static_cast<std::size_t>(threads - 1));
     try {
         for (int part = 1; part < threads; ++part) workers_.emplace_back([this, part] { work(part); });
-    } catch (const std::system_error& e) {
+    } catch (const std::system_error& e) {  // a process or address-space limit: the harness skips the case
+        const std::size_t running = workers_.size() + 1;
         stop();
-        throw std::runtime_error(std::string("ThreadPool: starting a thread: ") + e.what());
+        throw ResourceExhausted("ThreadPool: starting thread " + std::to_string(running + 1) + " of " + std::to_string(threads) +
+                                ": " + e.what());
     }
     // Returns once every thread has started, pinned itself and is spinning: a shared run does not
     // wait for threads that are not up yet, and on a fresh pool would run on the caller alone.

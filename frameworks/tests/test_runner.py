@@ -109,10 +109,46 @@ def test_nothing_selected_or_nothing_measured_is_said(bench, tmp_path):
     (["--benchmark_min_time=-1"], "is not a positive time"),
     (["--fsum-max=2^20"], "is not a whole number"),
     (["--backend=numpy/sum", "--sizes=banana"], "refused its arguments"),
+    # digits str.isdigit() takes and int() refuses or reads: accumulate_bench takes ASCII digits only
+    (["--fsum-max=\u00b2"], "--fsum-max: '\u00b2' is not a whole number"),
+    (["--benchmark_repetitions=\u00b2"], "would measure nothing"),
+    (["--benchmark_repetitions=\u0661"], "would measure nothing"),
+    (["--benchmark_min_time=\u00b2x"], "is not a count of calls"),
+    (["--work-dir=/nonexistent/dir"], "--work-dir: '/nonexistent/dir' is not a directory"),
+    (["--backend=nosuch"], "--backend: 'nosuch' names no backend"),
+    (["--backend=numpy/sum,nosuch", "--require-available"], "--backend: 'nosuch' names no backend"),
+    (["--backend=numpy/sum", "--sizes=2^10", "--dtype=f32,bf16"], "refused its arguments"),
 ])
 def test_a_bad_command_line_exits_2_naming_it(bench, args, message):
     done = cli(f"--bench={bench}", *args)
-    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_work_dir_that_is_a_file_exits_2(bench, tmp_path):
+    path = tmp_path / "a-file"
+    path.write_text("")
+    done = cli(f"--bench={bench}", "--backend=numpy/sum", "--sizes=2^10", f"--work-dir={path}")
+    assert done.returncode == 2 and f"--work-dir: '{path}' is not a directory" in done.stderr, done.stderr
+
+
+def test_a_dangling_csv_link_is_followed_where_its_directory_exists_and_refused_where_not(bench, tmp_path):
+    dangling = tmp_path / "nowhere.csv"
+    dangling.symlink_to(tmp_path / "no" / "such" / "rows.csv")
+    done = cli(f"--bench={bench}", "--backend=numpy/sum", "--sizes=2^10", f"--csv={dangling}", *QUICK)
+    assert done.returncode == 2 and "its directory does not exist" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    new = tmp_path / "new.csv"
+    new.symlink_to(tmp_path / "rows.csv")  # as accumulate_bench does, the link's file is made
+    done = cli(f"--bench={bench}", "--backend=numpy/sum", "--sizes=2^10", f"--csv={new}", *QUICK)
+    assert done.returncode == 0, done.stderr
+    assert len((tmp_path / "rows.csv").read_text().splitlines()) == 2
+
+
+def test_a_type_no_framework_backend_takes_names_them(bench):
+    done = cli(f"--bench={bench}", "--backend=numpy/*", "--sizes=2^10", "--dtype=f16", *QUICK)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "not measured: numpy/sum n=2^10 (2 KiB): does not take f16" in done.stdout
+    assert "not measured: numpy/math.fsum n=2^10 (2 KiB): does not take f16" in done.stdout
+    assert done.returncode == 1 and "nothing was measured" in done.stderr
 
 
 def test_a_csv_with_another_header_is_refused_before_anything_is_measured(bench, tmp_path):
