@@ -23,7 +23,7 @@ private:
     std::size_t group_size_;
 };
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/baseline/launch",
     .description = "the launch floor: one empty kernel of one work-group (one SIMD width) per call, reading nothing; "
                    "result NaN (no sum)",

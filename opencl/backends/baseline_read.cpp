@@ -5,7 +5,7 @@
 namespace shootout::opencl {
 namespace {
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/baseline/read",
     .description = "achievable read bandwidth: one launch of float4 loads and float adds, each work-group's sum stored "
                    "(no atomics; the host adds the group sums after timing)",

@@ -40,7 +40,7 @@ private:
     Buffer partials_, ticket_;
 };
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/exact",
     .description = "exact sum rounded once: fixed-point window in registers, other floats (every double) into per-work-item "
                    "superaccumulator digits, last work-group sums the groups' digits and rounds",
