@@ -11,7 +11,7 @@ namespace {
 
 class EmptyLaunch final : public KernelSum {
 public:
-    EmptyLaunch() : kernel_(make_kernel(program("reduce", build_options()), "no_work")), group_size_(simd_width(kernel_)) {}
+    EmptyLaunch() : kernel_(make_kernel(program("reduce", build_options(ElementType::f32)), "no_work")), group_size_(simd_width(kernel_)) {}
 
     void enqueue(OpenCLQueue& queue, cl_mem, std::size_t, const Buffer&) override { queue.launch(kernel_, 1, group_size_); }
     // Reads nothing, sums nothing: NaN, so that no one reads its error column as a result.

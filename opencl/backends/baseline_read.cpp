@@ -12,7 +12,7 @@ namespace {
     .traits = {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none,
                .role = Role::ceiling},
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType) {
-        return std::make_unique<FloatSum>(queue, FloatKernel::read_all, n, ElementType::f32, build_options());
+        return std::make_unique<FloatSum>(queue, FloatKernel::read_all, n, ElementType::f32);
     },
 });
 

@@ -12,7 +12,7 @@ namespace {
     .traits = {.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
     .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count}}},
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) {
-        return std::make_unique<FloatSum>(queue, FloatKernel::two_kernel_tree, n, type, build_options());
+        return std::make_unique<FloatSum>(queue, FloatKernel::two_kernel_tree, n, type);
     },
     .element_types = {ElementType::f32, ElementType::f64},
     .type_unavailable_reason = lacks_doubles,

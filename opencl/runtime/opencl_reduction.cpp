@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "api/device_timing.hpp"
+#include "opencl/runtime/element_dispatch.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 
 namespace shootout::opencl {
@@ -90,8 +91,9 @@ LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t elemen
     return shape;
 }
 
-std::string build_options(const std::string& extra, const std::string& c_version) {
-    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + (extra.empty() ? "" : " " + extra);
+std::string build_options(ElementType type, const std::string& extra, const std::string& c_version) {
+    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + " " + element_define(type) +
+           (extra.empty() ? "" : " " + extra);
 }
 
 std::optional<std::string> lacks_doubles(ElementType type) {

@@ -74,8 +74,8 @@ std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeKernelSum>& ba
 inline constexpr DeviceRuntime<MakeKernelSum> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
 
 // Build options every program gets: the OpenCL C version (1.2 unless a kernel needs a later one),
-// no fast-math, and the loads in flight; then `extra`.
-std::string build_options(const std::string& extra = {}, const std::string& c_version = "CL1.2");
+// no fast-math, the loads in flight and the element type (element_define()); then `extra`.
+std::string build_options(ElementType type, const std::string& extra = {}, const std::string& c_version = "CL1.2");
 
 // Why the device cannot do double arithmetic (no cl_khr_fp64), for f64 input; nullopt for other types.
 std::optional<std::string> lacks_doubles(ElementType type);
