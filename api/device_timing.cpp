@@ -124,30 +124,4 @@ void TimedDeviceReduction::restore(std::size_t calls) {
     for (std::size_t back = 1; back <= calls; ++back) queue_->copy(copies_.memory(), copies_.previous(back), *pristine_, 0, bytes_);
 }
 
-Backend device_backend(DeviceBackendSpec spec) {
-    // The Backend's functions outlive this call and share the parts.
-    auto parts = std::make_shared<const DeviceBackendParts>(std::move(spec.parts));
-    std::string name = spec.name;
-    return {
-        .name = std::move(spec.name),
-        .device = spec.device,
-        .description = std::move(spec.description),
-        .timing = Timing::device_events,
-        .cache = Cache::cold,
-        .devices = 1,
-        .supports_transfer = true,
-        .batches = true,
-        .traits = spec.traits,
-        .element_types = std::move(spec.element_types),
-        .traits_by_type = std::move(spec.traits_by_type),
-        .unavailable_reason = std::move(spec.unavailable_reason),
-        .type_unavailable_reason = std::move(spec.type_unavailable_reason),
-        .prepare = [name = std::move(name), parts](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
-            return naming_failures(name, [&] { return std::make_unique<TimedDeviceReduction>(name, *parts, input, options); });
-        },
-        .device_info = std::move(spec.device_info),
-        .device_parts = parts,
-    };
-}
-
 }  // namespace shootout

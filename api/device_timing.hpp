@@ -9,8 +9,9 @@
 //             copy back inside the timed region
 //
 // An API supplies a DeviceQueue (allocate, copy in, timestamps); a backend supplies a DeviceCall
-// (enqueue one reduction of a copy). device_backend() makes the Backend record, whose rows follow
-// these rules, and TimedDeviceReduction is the Reduction the harness times.
+// (enqueue one reduction of a copy). register_device_backend (api/device_backend.hpp) makes the
+// Backend record, whose rows follow these rules, and TimedDeviceReduction is the Reduction the
+// harness times.
 #pragma once
 
 #include <cstddef>
@@ -141,23 +142,5 @@ private:
     std::shared_ptr<void> staging_;
     std::unique_ptr<DeviceCall> call_;
 };
-
-// A one-device backend timed through this layer.
-struct DeviceBackendSpec {
-    std::string name;
-    Device device;
-    std::string description;
-    Traits traits;
-    std::vector<ElementType> element_types = {ElementType::f32};
-    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};  // Backend::traits_by_type
-    std::function<std::optional<std::string>()> unavailable_reason = {};
-    std::function<std::optional<std::string>(ElementType)> type_unavailable_reason = {};  // Backend's
-    std::function<DeviceInfo()> device_info = {};
-    DeviceBackendParts parts;
-};
-
-// Its Backend record: device timestamps, inputs rotated past the cache (Cache::cold), one device,
-// isolated and batched rows, timed transfers.
-Backend device_backend(DeviceBackendSpec spec);
 
 }  // namespace shootout

@@ -20,7 +20,7 @@ namespace {
     .unavailable_reason = cuda::why_no_device,
     .make = [](Elements shard, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
         // Before anything is allocated: every later CUDA call of this process goes to this device.
-        cuda::select_device(world().local_rank % cuda::visible_devices());
+        cuda::select_device(world().local_rank % cuda::device_count());
         return combining("cuda/single-pass-f64")(shard, options);
     },
     .device_info = cuda::device_info,

@@ -52,10 +52,10 @@ large_cases='*AboveTwoTo31*:*Above2To31*'
 # The tests: every case of the two exact backends (CPU bits against GPU bits included).
 run exact_backends 300 "$(bin exact_backends_test)" \
     --gtest_filter="*/cuda_exact:*/nccl_exact:ExactBackends.*:ExactWords.*-$large_cases"
-run gpu_backends 300 "$(bin gpu_backends_test)" --gtest_filter="*/cuda_exact:CudaElementTypes.*-$large_cases"
+run device_backends 300 "$(bin device_backends_test)" --gtest_filter="*/cuda_exact:DeviceElementTypes.*-$large_cases"
 run scale_out 120 "$(bin scale_out_test)" --gtest_filter='*/nccl_exact'
 # On the GPU machine no case of the two may be skipped (a skip here means no usable device).
-if grep -E '^\[  SKIPPED \] .*/(cuda|nccl)_exact' "$out"/exact_backends.log "$out"/gpu_backends.log "$out"/scale_out.log | sort -u | head -5 | grep .; then
+if grep -E '^\[  SKIPPED \] .*/(cuda|nccl)_exact' "$out"/exact_backends.log "$out"/device_backends.log "$out"/scale_out.log | sort -u | head -5 | grep .; then
     summary+=("skipped GPU cases: see above")
     status=1
 fi
@@ -98,7 +98,7 @@ PY
 # Above 2^31 elements (32-bit indices would wrap), last: most of it is the host making the input.
 if ((large)); then
     run exact_backends_large 600 "$(bin exact_backends_test)" --gtest_filter=ExactBackends.AboveTwoTo31ElementsOnTheGpu
-    run gpu_backends_large 600 "$(bin gpu_backends_test)" --gtest_filter=Registry/EveryCudaBackend.ExactAbove2To31Elements/cuda_exact
+    run device_backends_large 600 "$(bin device_backends_test)" --gtest_filter=Registry/EveryDeviceBackend.ExactAbove2To31Elements/cuda_exact
 fi
 
 echo "==== summary"

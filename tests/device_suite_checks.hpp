@@ -1,18 +1,23 @@
-// The checks every device API's suite (gpu_backends_test, opencl_backends_test,
-// vulkan_backends_test) makes of each of its backends in one element type T: called inside
-// for_each_element_type, each through device_sum() (tests/backend_test_support.hpp); and of its
-// launch floor, which sums nothing.
+// What the tests of every device backend share (tests/device_backends_test.cpp, and each API's own
+// checks in tests/device_backends_<api>.cpp): the backends they run over, the fixture that skips an
+// unavailable backend with its reason and lets its API watch each test, the data every correct
+// order sums exactly, and the checks made of a backend in one element type T (called inside
+// for_each_element_type, each through device_sum(), tests/backend_test_support.hpp) or of a launch
+// floor, which sums nothing.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/backend.hpp"
@@ -21,6 +26,99 @@
 #include "tests/sweep_support.hpp"
 
 namespace shootout::device_checks {
+
+// What one device API's own test file adds to every test of its backends, registered from a
+// namespace-scope initialiser; an API without one gets the defaults.
+struct ApiHooks {
+    // Whether the backend's device is a CPU implementation (PoCL, lavapipe), on which inputs of
+    // gigabytes take minutes; nullptr: never.
+    bool (*on_cpu)(const Backend& backend) = nullptr;
+    // Called as a test of one of its available backends starts; the function it returns is called as
+    // the test ends, to fail it with what the API reported meanwhile (the Vulkan validation layer's
+    // errors). nullptr: nothing to watch.
+    std::function<void()> (*watch)() = nullptr;
+};
+
+inline std::map<std::string_view, ApiHooks>& api_hooks_storage() {
+    static std::map<std::string_view, ApiHooks> hooks;
+    return hooks;
+}
+inline bool register_api_hooks(Device device, ApiHooks hooks) {
+    api_hooks_storage()[device.name()] = hooks;
+    return true;
+}
+inline ApiHooks api_hooks(Device device) {
+    const auto found = api_hooks_storage().find(device.name());
+    return found == api_hooks_storage().end() ? ApiHooks{} : found->second;
+}
+inline bool on_cpu(const Backend& backend) {
+    const ApiHooks hooks = api_hooks(backend.device);
+    return hooks.on_cpu && hooks.on_cpu(backend);
+}
+
+// The registered one-device backends of every device API that `keep` keeps: not the host's, and not
+// the multi-GPU and MPI ones (nccl/*, mpi/*: tests/scale_out_test.cpp).
+template <class Keep>
+std::vector<const Backend*> device_backends(Keep keep) {
+    std::vector<const Backend*> list;
+    for (const auto& b : registered_backends())
+        if (b.device != Device::cpu && !b.multi_gpu && !b.distributed && keep(b)) list.push_back(&b);
+    return list;
+}
+inline std::vector<const Backend*> device_backends() {
+    return device_backends([](const Backend&) { return true; });
+}
+inline std::vector<const Backend*> backends_of(Device device) {
+    return device_backends([device](const Backend& b) { return b.device == device; });
+}
+
+// A test of one device backend: skipped, with the backend's reason, where it is unavailable, and
+// watched by its API's hooks where it is not.
+class DeviceBackendTest : public ::testing::TestWithParam<const Backend*> {
+protected:
+    void SetUp() override {
+        if (auto reason = backend().why_unavailable()) GTEST_SKIP() << *reason;
+        if (const auto watch = api_hooks(backend().device).watch) after_ = watch();
+    }
+    void TearDown() override {
+        if (after_) after_();
+    }
+    const Backend& backend() const { return *GetParam(); }
+
+private:
+    std::function<void()> after_;
+};
+
+// Integers whose every partial sum, in any order, the backend's accumulator for T holds exactly
+// (exact_up_to): small integers of T's magnitude where n of them allow it, else -1, 0 or 1 at every
+// stride-th element and zeros between, at most exact_up_to of them, so that a 16-bit accumulator
+// too must return the exact sum however long the input.
+template <class T>
+std::vector<T> exact_integers(const Backend& backend, std::size_t n, unsigned seed) {
+    const double most = exact_up_to(backend.traits_for(element_type_of<T>).accumulator);
+    if (static_cast<double>(n) * kExactMagnitude<T> <= most) return small_integers<T>(n, kExactMagnitude<T>, seed);
+    const auto stride = static_cast<std::size_t>(std::ceil(static_cast<double>(n) / most));
+    std::vector<T> v = small_integers<T>(n, 1, seed);
+    for (std::size_t i = 0; i < n; ++i)
+        if (i % stride != 0) v[i] = T(0);
+    return v;
+}
+
+// Ones every 257 elements and in the last 1000, zeros elsewhere, 2^31 + 1001 of them: the sum (under
+// 2^24) is exact in any order, and a lost or repeated stretch, the end past 2^31 included, changes
+// it. Made once per type.
+inline constexpr std::size_t kAbove2To31 = (std::size_t{1} << 31) + 1001;
+inline constexpr double kAbove2To31Sum = static_cast<double>((kAbove2To31 - 1000 + 256) / 257 + 1000);
+template <class T>
+const std::vector<T>& above_2_to_31() {
+    static const std::vector<T> data = [] {
+        std::vector<T> v(kAbove2To31, T(0));
+        for (std::size_t i = 0; i < v.size(); i += 257) v[i] = T(1);
+        std::fill(v.end() - 1000, v.end(), T(1));
+        return v;
+    }();
+    return data;
+}
 
 // Within the bound the backend's traits for T promise (tests/error_bounds.hpp) on uniform data:
 // n elements, or for a 16-bit accumulator of unit roundoff u, 1 / (16 u) of them, where the bound

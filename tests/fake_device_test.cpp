@@ -1,7 +1,8 @@
 // A device API the harness has never heard of, added the way a new API folder adds one: a
-// DeviceApi record, a DeviceQueue (host memory and a simulated device clock), and a backend timed
-// through the device-neutral layer. It runs through the whole sweep, CSV included, with no harness
-// file changed: the rows follow the backend's declared rules, not its name.
+// DeviceApi record, a DeviceQueue (host memory and a simulated device clock), its DeviceRuntime, and
+// a backend registered through it, timed by the device-neutral layer. It runs through the whole
+// sweep, CSV included, with no harness file changed: the rows follow the backend's declared rules,
+// not its name.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "api/device_api.hpp"
-#include "api/device_timing.hpp"
+#include "api/device_backend.hpp"
 #include "api/measurement_rules.hpp"
 #include "bench/system_info.hpp"
 #include "tests/sweep_support.hpp"
@@ -124,20 +125,26 @@ private:
     .visible_devices = [] { return std::vector<std::string>(static_cast<std::size_t>(log().visible), "Fake GPU"); },
 });
 
-[[maybe_unused]] const bool backend_registered = register_backend(device_backend({
-    .name = "fake/sum",
+// The fake API's part of its backends, as a new API folder's runtime states it.
+using MakeFakeCall = std::function<std::unique_ptr<DeviceCall>(FakeQueue& queue, Elements input)>;
+std::unique_ptr<DeviceCall> make_fake_call(const DeviceBackendSpec<MakeFakeCall>& backend, DeviceQueue& queue, Elements input) {
+    return backend.make(static_cast<FakeQueue&>(queue), input);
+}
+constexpr DeviceRuntime<MakeFakeCall> kFakeRuntime{
     .device = kFake,
+    .why_no_device = []() -> std::optional<std::string> { return std::nullopt; },
+    .device_info = [] { return DeviceInfo{.name = "Fake GPU", .peak_gbps = 100, .visible = log().visible}; },
+    .make_queue = []() -> std::unique_ptr<DeviceQueue> { return std::make_unique<FakeQueue>(); },
+    .make_call = make_fake_call,
+};
+
+[[maybe_unused]] const bool backend_registered = register_device_backend(kFakeRuntime, {
+    .name = "fake/sum",
     .description = "a double sum on a simulated device",
     .traits = {.accumulator = Accumulator::f64, .order = Order::sequential, .reproducibility = Reproducibility::any_thread_count},
+    .make = [](FakeQueue& queue, Elements input) { return std::make_unique<FakeSum>(queue, input); },
     .element_types = {ElementType::f32, ElementType::f64, ElementType::f16, ElementType::bf16},
-    .device_info = [] { return DeviceInfo{.name = "Fake GPU", .peak_gbps = 100, .visible = log().visible}; },
-    .parts = {
-        .make_queue = [] { return std::make_unique<FakeQueue>(); },
-        .make_call = [](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-            return std::make_unique<FakeSum>(static_cast<FakeQueue&>(queue), input);
-        },
-    },
-}));
+});
 
 TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
     const SweepResult r = sweep({"--backend=fake", "--sizes=2^10,2^12", "--dtype=f32,f64,f16,bf16", "--input=ones", "--include-transfer"});
@@ -159,8 +166,9 @@ TEST(FakeDevice, RunsThroughTheWholeSweepByItsDeclaredRules) {
         EXPECT_EQ(row.at("bytes"), std::to_string(bytes));
         // The simulated clock: 2 us per launch and 100 GB/s, so an isolated call of 2^12 floats
         // takes 2 us + 16384 / 100 ns, and so does each call of a batch.
-        if (row.at("timing") == "batched")
+        if (row.at("timing") == "batched") {
             EXPECT_NEAR(std::stod(row.at("time_ns_median")), 2000 + static_cast<double>(bytes) / 100, 0.05) << row.at("n");  // CSV: %.1f
+        }
         timings.insert(row.at("timing"));
         devices.insert(row.at("device"));
         dtypes.insert(row.at("dtype"));

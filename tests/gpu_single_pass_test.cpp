@@ -1,9 +1,10 @@
 // What is particular to the one-launch backends (cuda/agents/single_pass.cuh), in every element type
 // they take: the ticket counter and block slots live as long as the prepared reduction and are left
 // ready by each launch for the next, so repeated calls, other sizes and other prepared reductions in
-// between must all still give the right, and the same, bits. gpu_backends_test.cpp checks them against the exact sum like every CUDA backend;
-// tools/single_pass_sweep --check (ctest single_pass.check) looks at the counter itself. Without a
-// usable GPU every test reports skipped, with the reason.
+// between must all still give the right, and the same, bits. device_backends_test.cpp checks them
+// against the exact sum like every device backend; tools/single_pass_sweep --check (ctest
+// single_pass.check) looks at the counter itself. Without a usable GPU every test reports skipped,
+// with the reason.
 #include <gtest/gtest.h>
 
 #include <bit>

@@ -41,7 +41,7 @@ private:
     unsigned block_ = 0, grid_ = 0;
 };
 
-[[maybe_unused]] const bool registered = register_cuda_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "cuda/atomic/grid",
     .description = "grid-stride loop, shared-memory tree per block, one atomicAdd per block: non-deterministic order of the block sums",
     .traits = kAtomicBlocks(),

@@ -85,20 +85,20 @@ private:
     bool pdl_ = kernel_has_griddepcontrol(no_work);
 };
 
-[[maybe_unused]] const bool registered_read = register_cuda_backend({
+[[maybe_unused]] const bool registered_read = register_device_backend(kRuntime, {
     .name = "cuda/baseline/read",
     .description = "achievable read bandwidth: cuda/single-pass's loads and launch, float adds, one atomicAdd per block instead of the ordered "
                    "combine (order not fixed)",
     .traits = kAtomicBlocks(Role::ceiling),
     .make = [](std::size_t n, ElementType) { return std::make_unique<ReadAll>(n); },
 });
-[[maybe_unused]] const bool registered_copy = register_cuda_backend({
+[[maybe_unused]] const bool registered_copy = register_device_backend(kRuntime, {
     .name = "cuda/baseline/copy",
     .description = "cudaMemcpyAsync device to device: GB/s counts the input once, the copy moves twice that; result NaN (no sum)",
     .traits = {.accumulator = Accumulator::none, .order = Order::unordered, .role = Role::reference_copy},
     .make = [](std::size_t n, ElementType) { return std::make_unique<DeviceCopy>(n); },
 });
-[[maybe_unused]] const bool registered_launch = register_cuda_backend({
+[[maybe_unused]] const bool registered_launch = register_device_backend(kRuntime, {
     .name = "cuda/baseline/launch",
     .description = "the launch floor: one empty kernel of one warp per call, launched programmatically as the one-launch reductions are, "
                    "reading nothing; result NaN (no sum)",

@@ -35,7 +35,7 @@ private:
     DeviceBuffer<unsigned char> temp_;
 };
 
-[[maybe_unused]] const bool registered_default = register_cuda_backend({
+[[maybe_unused]] const bool registered_default = register_device_backend(kRuntime, {
     .name = "cuda/cub",
     .description = "cub::DeviceReduce, temporary storage allocated once before timing; double accumulation for f64 input, float "
                    "otherwise",
@@ -50,7 +50,7 @@ private:
     .element_types = {std::begin(kElementTypes), std::end(kElementTypes)},
 });
 
-[[maybe_unused]] const bool registered_16 = register_cuda_backend({
+[[maybe_unused]] const bool registered_16 = register_device_backend(kRuntime, {
     .name = "cuda/cub-acc16",
     .description = "cub::DeviceReduce::Sum of float16 or bfloat16 kept in the element type: every addition rounded to 16 bits",
     .traits = kFixedTree(Accumulator::f16),

@@ -31,7 +31,7 @@ private:
     exact_agent::ExactLaunch<T, RoundTo> launch_;
 };
 
-[[maybe_unused]] const bool registered = register_cuda_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "cuda/exact",
     .description = "exact sum rounded once, one launch: fixed-point window in registers (16-bit values widened to floats), "
                    "other floats (every double) into per-thread superaccumulator digits in shared memory, warp and block sums "

@@ -90,7 +90,7 @@ SHOOTOUT_LADDER_STEP(ShuffleDown, ladder::shuffle_down<B>, 4, true);
 
 template <class Kernels>
 bool register_step(std::string name, std::string description, bool writes_input = false) {
-    return register_cuda_backend({
+    return register_device_backend(kRuntime, {
         .name = "cuda/ladder/" + std::move(name),
         .description = std::move(description),
         .traits = kFixedTree(Accumulator::f32),

@@ -51,18 +51,18 @@ private:
 };
 
 template <class Acc>
-CudaBackendSpec shuffle(std::string name, std::string description) {
+DeviceBackendSpec<MakeSum> shuffle(std::string name, std::string description) {
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(Acc::kAccumulator),
             .make = [](std::size_t n, ElementType) { return std::make_unique<ShuffleSum<Acc>>(n); }};
 }
 
-[[maybe_unused]] const bool registered_f32 = register_cuda_backend(shuffle<PlainSum<float>>(
+[[maybe_unused]] const bool registered_f32 = register_device_backend(kRuntime, shuffle<PlainSum<float>>(
     "cuda/shuffle", "grid-stride loop of 16-byte loads into a float, __shfl_down_sync warp sums, a second launch over block sums"));
-[[maybe_unused]] const bool registered_f64 = register_cuda_backend(shuffle<PlainSum<double>>(
+[[maybe_unused]] const bool registered_f64 = register_device_backend(kRuntime, shuffle<PlainSum<double>>(
     "cuda/shuffle-f64", "cuda/shuffle accumulating in double: each float widened before adding, double shuffles and block sums"));
-[[maybe_unused]] const bool registered_kahan = register_cuda_backend(shuffle<KahanSum<float>>(
+[[maybe_unused]] const bool registered_kahan = register_device_backend(kRuntime, shuffle<KahanSum<float>>(
     "cuda/shuffle-kahan", "cuda/shuffle with Kahan-compensated float per thread, partial sums combined by TwoSum with their errors"));
 
 }  // namespace

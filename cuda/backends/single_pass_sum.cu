@@ -29,7 +29,7 @@ private:
 };
 
 template <template <class> class AccFor>
-CudaBackendSpec single_pass(std::string name, std::string description) {
+DeviceBackendSpec<MakeSum> single_pass(std::string name, std::string description) {
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(AccFor<float>::kAccumulator),
@@ -42,13 +42,13 @@ CudaBackendSpec single_pass(std::string name, std::string description) {
             .element_types = {std::begin(kElementTypes), std::end(kElementTypes)}};
 }
 
-[[maybe_unused]] const bool registered_f32 = register_cuda_backend(single_pass<PlainDefault>(
+[[maybe_unused]] const bool registered_f32 = register_device_backend(kRuntime, single_pass<PlainDefault>(
     "cuda/single-pass",
     "one launch: 16-byte loads, block sums to slots, the block drawing the last atomic ticket combines them in block order; "
     "adds in double for f64 input, in float otherwise"));
-[[maybe_unused]] const bool registered_f64 = register_cuda_backend(single_pass<PlainDouble>(
+[[maybe_unused]] const bool registered_f64 = register_device_backend(kRuntime, single_pass<PlainDouble>(
     "cuda/single-pass-f64", "cuda/single-pass accumulating in double: each element widened before adding, double block slots"));
-[[maybe_unused]] const bool registered_kahan = register_cuda_backend(single_pass<KahanDefault>(
+[[maybe_unused]] const bool registered_kahan = register_device_backend(kRuntime, single_pass<KahanDefault>(
     "cuda/single-pass-kahan",
     "cuda/single-pass with Kahan-compensated sums per thread (double for f64 input, float otherwise), states combined by TwoSum "
     "with their errors"));

@@ -50,7 +50,7 @@ std::optional<std::string> why_no_tf32_mma() {
 }
 
 template <int Terms>
-CudaBackendSpec tensor_core(std::string name, std::string description) {
+DeviceBackendSpec<MakeSum> tensor_core(std::string name, std::string description) {
     return {.name = std::move(name),
             .description = std::move(description),
             .traits = kFixedTree(Tf32Sum<Terms>::kAccumulator),
@@ -59,10 +59,10 @@ CudaBackendSpec tensor_core(std::string name, std::string description) {
             .unavailable_reason = why_no_tf32_mma<Terms>};
 }
 
-[[maybe_unused]] const bool registered_tf32 = register_cuda_backend(tensor_core<1>(
+[[maybe_unused]] const bool registered_tf32 = register_device_backend(kRuntime, tensor_core<1>(
     "cuda/tensor-core/tf32",
     "cuda/single-pass with the loads summed by TF32 MMAs against a ones vector: each float rounded to TF32 (11 bits)"));
-[[maybe_unused]] const bool registered_split = register_cuda_backend(tensor_core<2>(
+[[maybe_unused]] const bool registered_split = register_device_backend(kRuntime, tensor_core<2>(
     "cuda/tensor-core/tf32-split",
     "cuda/tensor-core/tf32 with each float split into two TF32 terms, hi + lo, two MMAs per load: float accuracy"));
 

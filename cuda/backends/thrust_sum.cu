@@ -31,7 +31,7 @@ private:
     Acc sum_ = 0;
 };
 
-[[maybe_unused]] const bool registered = register_cuda_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "cuda/thrust",
     .description = "thrust::reduce on device memory: allocates its temporary storage and returns the sum to the host in every call",
     .traits = kFixedTree(Accumulator::f32),

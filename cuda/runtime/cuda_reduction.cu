@@ -16,8 +16,13 @@ namespace {
 // One backend's DeviceSum as the timing layer's call: the empty sum, and the result's copy back.
 class CudaCall final : public DeviceCall {
 public:
-    CudaCall(const CudaBackendSpec& spec, CudaQueue& queue, Elements input)
-        : queue_(queue), out_(1), host_out_(1), sum_(input.empty() ? nullptr : spec.make(input.size(), input.type())) {}
+    // An empty input is the empty sum, 0, with no launch; but the launch floor reads nothing whatever
+    // the size, so it launches (and sums nothing) on an empty input too.
+    CudaCall(const DeviceBackendSpec<MakeSum>& backend, CudaQueue& queue, Elements input)
+        : queue_(queue),
+          out_(1),
+          host_out_(1),
+          sum_(input.empty() && backend.traits.role != Role::launch_floor ? nullptr : backend.make(input.size(), input.type())) {}
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
         if (sum_) sum_->enqueue_any(device_address(input, offset), out_.get(), queue_.stream());
@@ -48,30 +53,10 @@ private:
 
 }  // namespace
 
-bool register_cuda_backend(CudaBackendSpec spec) {
-    // The Backend's functions outlive this call and share the spec.
-    auto shared = std::make_shared<const CudaBackendSpec>(std::move(spec));
-    return register_backend(device_backend({
-        .name = shared->name,
-        .device = kDevice,
-        .description = shared->description,
-        .traits = shared->traits,
-        .element_types = shared->element_types,
-        .traits_by_type = shared->traits_by_type,
-        .unavailable_reason = [shared]() -> std::optional<std::string> {
-            if (auto reason = why_no_device()) return reason;
-            return shared->unavailable_reason ? shared->unavailable_reason() : std::nullopt;
-        },
-        .device_info = device_info,
-        .parts = {
-            .make_queue = [] { return std::make_unique<CudaQueue>(); },
-            .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-                return std::make_unique<CudaCall>(*shared, static_cast<CudaQueue&>(queue), input);
-            },
-            .writes_input = shared->writes_input,
-            .synchronizes = shared->synchronizes,
-        },
-    }));
+std::unique_ptr<DeviceQueue> make_queue() { return std::make_unique<CudaQueue>(); }
+
+std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeSum>& backend, DeviceQueue& queue, Elements input) {
+    return std::make_unique<CudaCall>(backend, static_cast<CudaQueue&>(queue), input);
 }
 
 }  // namespace shootout::cuda

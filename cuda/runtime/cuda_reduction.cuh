@@ -1,7 +1,8 @@
 // What every CUDA backend shares: the CUDA queue of the device-neutral timing layer
 // (api/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), and
-// the one copy of the result back. A backend supplies only a DeviceSum: "enqueue the reduction of
-// in[0..n) into *out on this stream", with its temporary storage.
+// the one copy of the result back, as the CUDA API's DeviceRuntime (api/device_backend.hpp). A
+// backend supplies only a DeviceSum: "enqueue the reduction of in[0..n) into *out on this stream",
+// with its temporary storage.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -16,6 +17,9 @@
 #include <vector>
 
 #include "api/backend.hpp"
+#include "api/device_backend.hpp"
+#include "cuda/runtime/cuda_api.hpp"
+#include "cuda/runtime/device.hpp"
 
 namespace shootout::cuda {
 
@@ -55,25 +59,18 @@ private:
     }
 };
 
-struct CudaBackendSpec {
-    std::string name;
-    std::string description;
-    Traits traits;
-    // The traits of inputs of a type where they differ from `traits` (Backend::traits_by_type).
-    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};
-    // The kernels reduce in place, overwriting their input: each run gets a fresh copy, restored
-    // after its timed region.
-    bool writes_input = false;
-    // Makes the DeviceSum for n > 0 elements of the type; throws ResourceExhausted when its storage
-    // does not fit.
-    std::function<std::unique_ptr<AnyDeviceSum>(std::size_t n, ElementType type)> make;
-    std::vector<ElementType> element_types = {ElementType::f32};
-    // Why the CUDA device there is cannot run it, or nullopt (asked only where there is one); empty:
-    // any can.
-    std::function<std::optional<std::string>()> unavailable_reason = {};
-    // A call waits for the device before it returns (thrust::reduce hands its sum to the host).
-    bool synchronizes = false;
-};
+// What a CUDA backend supplies (DeviceBackendSpec::make): its DeviceSum for n > 0 elements of the
+// type; throws ResourceExhausted when the sum's storage does not fit. Each run of a backend that
+// writes its input (DeviceBackendSpec::writes_input) gets a fresh copy, restored after its timed
+// region; one that synchronizes hands its sum to the host inside the call (thrust::reduce).
+using MakeSum = std::function<std::unique_ptr<AnyDeviceSum>(std::size_t n, ElementType type)>;
+
+// The CUDA API's part of every CUDA backend: the current device, a CudaQueue on it, and the call of
+// a backend's DeviceSum with the one copy of its result back. A backend registers with
+// register_device_backend(kRuntime, {...}).
+std::unique_ptr<DeviceQueue> make_queue();
+std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeSum>& backend, DeviceQueue& queue, Elements input);
+inline constexpr DeviceRuntime<MakeSum> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
 
 // A kernel whose partition of the input and combining tree depend on n and the device alone.
 inline constexpr Traits kFixedTree(Accumulator accumulator) {
@@ -83,9 +80,5 @@ inline constexpr Traits kFixedTree(Accumulator accumulator) {
 inline constexpr Traits kAtomicBlocks(Role role = Role::reduction) {
     return {.accumulator = Accumulator::f32, .order = Order::unordered, .reproducibility = Reproducibility::none, .role = role};
 }
-
-// Registers the backend with the harness: device timestamps, rotated inputs, host-to-device transfer
-// variant, availability and device information from the current CUDA device. Returns true.
-bool register_cuda_backend(CudaBackendSpec spec);
 
 }  // namespace shootout::cuda

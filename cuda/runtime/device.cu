@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda/runtime/cuda_api.hpp"
 #include "cuda/runtime/cuda_check.hpp"
 
 namespace shootout::cuda {
@@ -56,14 +57,19 @@ const DeviceProperties& device_properties() {
 DeviceInfo device_info() {
     if (why_no_device()) return {};
     const DeviceProperties& p = device_properties();
-    return {.name = p.name, .peak_gbps = p.peak_gbps, .visible = visible_devices()};
+    return {.name = p.name, .peak_gbps = p.peak_gbps, .visible = device_count()};
 }
 
-int visible_devices() {
+int device_count() {
     if (why_no_device()) return 0;
     int count = 0;
     SHOOTOUT_CUDA_CHECK(cudaGetDeviceCount(&count));
     return count;
+}
+
+std::vector<std::string> visible_devices() {
+    if (why_no_device()) return {};
+    return std::vector<std::string>(static_cast<std::size_t>(device_count()), device_properties().name);
 }
 
 void select_device(int device) { SHOOTOUT_CUDA_CHECK(cudaSetDevice(device)); }

@@ -27,8 +27,8 @@ const DeviceProperties& device_properties();
 
 DeviceInfo device_info();
 
-// The CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies); 0 when there are none.
-int visible_devices();
+// How many CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies); 0 when there are none.
+int device_count();
 
 // Makes `device` this thread's current device: where later allocations and launches go.
 void select_device(int device);

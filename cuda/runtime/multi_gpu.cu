@@ -168,9 +168,9 @@ bool register_multi_gpu_backend(MultiGpuSpec spec) {
         .unavailable_reason = why_unavailable,
         .prepare = [shared](Elements input, const PrepareOptions& options) -> std::unique_ptr<Reduction> {
 #ifdef SHOOTOUT_HAVE_NCCL
-            if (options.gpus > visible_devices())
+            if (options.gpus > device_count())
                 throw std::runtime_error(shared->name + ": " + std::to_string(options.gpus) + " GPUs asked for, " +
-                                         std::to_string(visible_devices()) + " visible");
+                                         std::to_string(device_count()) + " visible");
             return naming_failures(shared->name, [&] {
                 return input.visit<float, double>([&]<class T>(std::span<const T> values) -> std::unique_ptr<Reduction> {
                     return std::make_unique<MultiGpuReduction<T>>(*shared, values, options.gpus);

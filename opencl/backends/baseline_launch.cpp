@@ -11,7 +11,7 @@ namespace {
 
 class EmptyLaunch final : public KernelSum {
 public:
-    EmptyLaunch() : kernel_(make_kernel(program("reduce", build_options()), "no_work")), group_size_(simd_width(kernel_)) {}
+    EmptyLaunch() : kernel_(make_kernel(program("reduce", build_options(ElementType::f32)), "no_work")), group_size_(simd_width(kernel_)) {}
 
     void enqueue(OpenCLQueue& queue, cl_mem, std::size_t, const Buffer&) override { queue.launch(kernel_, 1, group_size_); }
     // Reads nothing, sums nothing: NaN, so that no one reads its error column as a result.
@@ -23,7 +23,7 @@ private:
     std::size_t group_size_;
 };
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/baseline/launch",
     .description = "the launch floor: one empty kernel of one work-group (one SIMD width) per call, reading nothing; "
                    "result NaN (no sum)",

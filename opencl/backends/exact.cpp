@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "exact/exact_accumulator.hpp"
+#include "opencl/runtime/element_dispatch.hpp"
 #include "opencl/runtime/opencl_reduction.hpp"
 
 namespace shootout::opencl {
@@ -13,11 +15,9 @@ namespace {
 
 class ExactSum final : public KernelSum {
 public:
-    ExactSum(OpenCLQueue& queue, std::size_t n, ElementType type)
-        : n_(n), element_bytes_(type == ElementType::f64 ? sizeof(double) : sizeof(float)) {
-        const int digits = type == ElementType::f64 ? exact::kDigits<double> : exact::kDigits<float>;
-        const std::string options = build_options("-DDIGITS=" + std::to_string(digits) + (type == ElementType::f64 ? " -DDOUBLES" : ""));
-        kernel_ = make_kernel(program("exact", options), "exact_sum");
+    ExactSum(OpenCLQueue& queue, std::size_t n, ElementType type) : n_(n), element_bytes_(element_bytes(type)) {
+        const int digits = with_kernel_type(type, []<class T>(std::type_identity<T>) { return exact::kDigits<T>; });
+        kernel_ = make_kernel(program("exact", build_options(type, "-DDIGITS=" + std::to_string(digits))), "exact_sum");
         shape_ = launch_shape(kernel_, n, element_bytes_);
         partials_ = make_buffer(shape_.groups * (digits + 1) * sizeof(std::int64_t));
         ticket_ = make_buffer(sizeof(cl_uint));
@@ -40,7 +40,7 @@ private:
     Buffer partials_, ticket_;
 };
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/exact",
     .description = "exact sum rounded once: fixed-point window in registers, other floats (every double) into per-work-item "
                    "superaccumulator digits, last work-group sums the groups' digits and rounds",

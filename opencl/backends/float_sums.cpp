@@ -2,9 +2,10 @@
 
 namespace shootout::opencl {
 
-FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& options)
+FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& extra,
+                   const std::string& c_version)
     : kind_(kind), n_(n), element_bytes_(element_bytes(type)) {
-    const cl_program program = opencl::program("reduce", options + (type == ElementType::f64 ? " -DF64" : ""));
+    const cl_program program = opencl::program("reduce", build_options(type, extra, c_version));
     main_ = make_kernel(program, kind == FloatKernel::single_pass ? "single_pass" : kind == FloatKernel::read_all ? "read_all" : "partials");
     shape_ = launch_shape(main_, n, element_bytes_);
     if (kind == FloatKernel::two_kernel_tree) {

@@ -15,9 +15,10 @@ enum class FloatKernel { single_pass, two_kernel_tree, read_all };
 
 class FloatSum final : public KernelSum {
 public:
-    // `options`: reduce.cl's build options beyond the loads in flight and the type (-DSUBGROUPS and its
-    // C version). `type`: f32 or f64.
-    FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& options);
+    // `type`: f32 or f64. `extra` and `c_version`: reduce.cl's build options beyond build_options()'s
+    // (-DSUBGROUPS and the C version it needs).
+    FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& extra = {},
+             const std::string& c_version = "CL1.2");
 
     void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) override;
     ResultKind result() const override { return element_bytes_ == sizeof(double) ? ResultKind::f64_bits : ResultKind::f32; }

@@ -6,17 +6,17 @@
 namespace shootout::opencl {
 namespace {
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/single-pass",
     .description = "one launch: grid-stride 16-byte loads, work-group tree in local memory, last work-group (atomic ticket) "
                    "combines the group sums in order; doubles summed in double",
     .traits = {.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
     .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count}}},
-    .type_unavailable = lacks_doubles,
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) {
-        return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type, build_options());
+        return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type);
     },
     .element_types = {ElementType::f32, ElementType::f64},
+    .type_unavailable_reason = lacks_doubles,
 });
 
 }  // namespace

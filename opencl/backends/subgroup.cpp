@@ -16,19 +16,19 @@ std::optional<std::string> lacks_subgroups() {
     return std::nullopt;
 }
 
-[[maybe_unused]] const bool registered = register_opencl_backend({
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "opencl/single-pass-subgroup",
     .description = "opencl/single-pass with the work-group sum by sub-group reductions (cl_khr_subgroups)",
     .traits = {.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
     .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count}}},
-    .unavailable = lacks_subgroups,
-    .type_unavailable = lacks_doubles,
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) {
         const DeviceProperties& device = device_properties();
         const std::string c_version = "CL" + std::to_string(device.c_major) + "." + std::to_string(device.c_minor);
-        return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type, build_options("-DSUBGROUPS", c_version));
+        return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type, "-DSUBGROUPS", c_version);
     },
     .element_types = {ElementType::f32, ElementType::f64},
+    .unavailable_reason = lacks_subgroups,
+    .type_unavailable_reason = lacks_doubles,
 });
 
 }  // namespace

@@ -4,9 +4,10 @@
 // DIGITS signed 64-bit digits, X = sum digit[k] 2^(32 k): a value adds pieces below 2^32 to at most
 // three digits, and normalize() carries. Integer additions are associative, so no launch shape or
 // order of work-groups changes the result. Build options:
-//   DOUBLES  the input is doubles, read as their bits (the kernel needs no cl_khr_fp64); else floats
-//   LOADS    16-byte loads a work-item keeps in flight (floats)
-//   DIGITS   10 for floats, 67 for doubles (exact::kDigits)
+//   ELEMENT_F64  1: the input is doubles, read as their bits (the kernel needs no cl_khr_fp64);
+//                0: floats (opencl/runtime/element_dispatch.hpp)
+//   LOADS        16-byte loads a work-item keeps in flight (floats)
+//   DIGITS       10 for floats, 67 for doubles (exact::kDigits)
 //
 //  1. Each work-item adds its grid-stride share into its own digits (private memory). Floats take
 //     cuda/exact's fast path: inside the work-item's fixed-point window a float is an integer
@@ -18,12 +19,16 @@
 //  3. The work-group that draws the last ticket sums the slots digit by digit, rounds, writes the
 //     double's bits to *out and resets the ticket.
 
+#ifndef ELEMENT_F64
+#error "ELEMENT_F64 is a build option: opencl/runtime/element_dispatch.hpp"
+#endif
+
 #define DIGIT_BITS 32
 #define NAN_SEEN 1u
 #define PLUS_INFINITY 2u
 #define MINUS_INFINITY 4u
 
-#ifdef DOUBLES
+#if ELEMENT_F64
 #define UNIT_EXPONENT (-1074)
 #else
 #define UNIT_EXPONENT (-149)
@@ -119,7 +124,7 @@ ulong round_to_double(long* x, uint specials) {
     return sign | (ulong)(exponent + 52 + 1023) << 52 | (significand & ((1UL << 52) - 1));
 }
 
-#ifndef DOUBLES
+#if !ELEMENT_F64
 // The fixed-point window (exact::Window, the constants of cuda/primitives/exact_digits.cuh):
 // integers below 2^53, lsb from -126 up, so that 2^-lsb is a float; [lo, hi) as the bits of |x|.
 #define WINDOW_TOP_BIT 53

@@ -1,18 +1,22 @@
 // Floating-point sums of a device array: a work-item's grid-stride share, the work-group's sum, and
 // the kernels built from them. Build options:
-//   LOADS      16-byte loads a work-item issues before it adds the first (1 to 8)
-//   SUBGROUPS  the work-group's sum by sub-group reductions (cl_khr_subgroups) instead of a tree
-//              in local memory
-//   F64        the input, and every sum, double (cl_khr_fp64); float otherwise
+//   LOADS        16-byte loads a work-item issues before it adds the first (1 to 8)
+//   SUBGROUPS    the work-group's sum by sub-group reductions (cl_khr_subgroups) instead of a tree
+//                in local memory
+//   ELEMENT_F64  1: the input, and every sum, double (cl_khr_fp64); 0: float
+//                (opencl/runtime/element_dispatch.hpp)
 // Every kernel but no_work takes the input as a buffer, an element offset into it (a multiple of 64:
 // 256-byte aligned), and n. Partitions and trees depend on n and the launch shape alone, so a kernel that
 // combines in a fixed order gives the same bits on every call.
+#ifndef ELEMENT_F64
+#error "ELEMENT_F64 is a build option: opencl/runtime/element_dispatch.hpp"
+#endif
 #ifdef SUBGROUPS
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 
 // real: the element and sum type; real_vector: 16 bytes of them, LANES lanes, added by lanes_sum().
-#ifdef F64
+#if ELEMENT_F64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double real;
 typedef double2 real_vector;
@@ -112,7 +116,7 @@ kernel void single_pass(global const real* in, ulong offset, ulong n, volatile g
     }
 }
 
-#ifndef F64
+#if !ELEMENT_F64
 // The read ceiling: every element loaded and added once, each work-group's sum stored to
 // out[group]; no atomics and no second pass (the host adds the group sums after timing). Floats only.
 kernel void read_all(global const float* in, ulong offset, ulong n, global float* out, local float* scratch) {

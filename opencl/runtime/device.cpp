@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "opencl/runtime/kernel_sources.hpp"
+#include "opencl/runtime/opencl_api.hpp"
 
 namespace shootout::opencl {
 namespace {

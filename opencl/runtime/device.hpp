@@ -42,8 +42,6 @@ const DeviceProperties& device_properties();
 // For the CSV's gpu column: the device's name, kind, platform, OpenCL version and driver.
 std::string describe();
 DeviceInfo device_info();
-// Every GPU and accelerator of every platform, by name, for the machine fingerprint.
-std::vector<std::string> visible_devices();
 
 cl_context context();
 // The program built from kernel_source(source) with these build options, for the device: built once

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "api/device_timing.hpp"
+#include "opencl/runtime/element_dispatch.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 
 namespace shootout::opencl {
@@ -23,9 +24,9 @@ T kernel_info(const Kernel& kernel, cl_kernel_work_group_info what) {
 // One backend's KernelSum as the timing layer's call, with the result's buffer and its copy back.
 class OpenCLCall final : public DeviceCall {
 public:
-    OpenCLCall(const OpenCLBackendSpec& spec, OpenCLQueue& queue, Elements input)
+    OpenCLCall(const DeviceBackendSpec<MakeKernelSum>& backend, OpenCLQueue& queue, Elements input)
         : queue_(queue),
-          sum_(spec.make(queue, input.size(), input.type())),
+          sum_(backend.make(queue, input.size(), input.type())),
           kind_(sum_->result()),
           host_out_(std::max<std::size_t>(sum_->results(), 1)),
           out_(make_buffer(bytes())) {}
@@ -90,8 +91,9 @@ LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t elemen
     return shape;
 }
 
-std::string build_options(const std::string& extra, const std::string& c_version) {
-    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + (extra.empty() ? "" : " " + extra);
+std::string build_options(ElementType type, const std::string& extra, const std::string& c_version) {
+    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + " " + element_define(type) +
+           (extra.empty() ? "" : " " + extra);
 }
 
 std::optional<std::string> lacks_doubles(ElementType type) {
@@ -100,28 +102,10 @@ std::optional<std::string> lacks_doubles(ElementType type) {
     return device.name + " (" + device.platform_name + ") lacks cl_khr_fp64: no double arithmetic";
 }
 
-bool register_opencl_backend(OpenCLBackendSpec spec) {
-    auto shared = std::make_shared<const OpenCLBackendSpec>(std::move(spec));
-    return register_backend(device_backend({
-        .name = shared->name,
-        .device = kDevice,
-        .description = shared->description,
-        .traits = shared->traits,
-        .element_types = shared->element_types,
-        .traits_by_type = shared->traits_by_type,
-        .unavailable_reason = [shared]() -> std::optional<std::string> {
-            if (auto why = why_no_device()) return why;
-            return shared->unavailable ? shared->unavailable() : std::nullopt;
-        },
-        .type_unavailable_reason = shared->type_unavailable,
-        .device_info = device_info,
-        .parts = {
-            .make_queue = [] { return std::make_unique<OpenCLQueue>(); },
-            .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-                return std::make_unique<OpenCLCall>(*shared, static_cast<OpenCLQueue&>(queue), input);
-            },
-        },
-    }));
+std::unique_ptr<DeviceQueue> make_queue() { return std::make_unique<OpenCLQueue>(); }
+
+std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeKernelSum>& backend, DeviceQueue& queue, Elements input) {
+    return std::make_unique<OpenCLCall>(backend, static_cast<OpenCLQueue&>(queue), input);
 }
 
 }  // namespace shootout::opencl

@@ -1,6 +1,7 @@
 // What every OpenCL backend shares: the OpenCL queue of the device-neutral timing layer
 // (api/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
-// result's buffer and its one copy back, and the launch shape chosen from the device's properties.
+// result's buffer and its one copy back (the OpenCL API's DeviceRuntime, api/device_backend.hpp),
+// and the launch shape chosen from the device's properties.
 // A backend supplies only a KernelSum: "enqueue the reduction of the input at this offset into
 // `out`", with its kernels and temporary storage.
 #pragma once
@@ -14,6 +15,9 @@
 #include <vector>
 
 #include "api/backend.hpp"
+#include "api/device_backend.hpp"
+#include "opencl/runtime/device.hpp"
+#include "opencl/runtime/opencl_api.hpp"
 #include "opencl/runtime/queue.hpp"
 
 namespace shootout::opencl {
@@ -57,28 +61,21 @@ int loads_in_flight();
 std::size_t simd_width(const Kernel& kernel);
 LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes);
 
-struct OpenCLBackendSpec {
-    std::string name;
-    std::string description;
-    Traits traits;
-    std::vector<std::pair<ElementType, Traits>> traits_by_type = {};  // Backend::traits_by_type
-    // Why this backend cannot run on the device found, beyond there being one (a missing extension).
-    std::function<std::optional<std::string>()> unavailable = {};
-    // Why the device found cannot sum one of the element types (Backend::type_unavailable_reason).
-    std::function<std::optional<std::string>(ElementType)> type_unavailable = {};
-    // Makes the KernelSum for n elements (n may be 0) of the type, enqueueing any set-up on the queue
-    // (finished before the first call); throws ResourceExhausted when its storage does not fit.
-    std::function<std::unique_ptr<KernelSum>(OpenCLQueue& queue, std::size_t n, ElementType type)> make;
-    std::vector<ElementType> element_types = {ElementType::f32};
-};
+// What an OpenCL backend supplies (DeviceBackendSpec::make): its KernelSum for n elements (n may be
+// 0) of the type, enqueueing any set-up on the queue (finished before the first call); throws
+// ResourceExhausted when its storage does not fit.
+using MakeKernelSum = std::function<std::unique_ptr<KernelSum>(OpenCLQueue& queue, std::size_t n, ElementType type)>;
 
-// Registers the backend: device timestamps, rotated inputs, the host-to-device transfer variant,
-// availability and the device's description. Returns true.
-bool register_opencl_backend(OpenCLBackendSpec spec);
+// The OpenCL API's part of every OpenCL backend: the device found, an OpenCLQueue on it, and the
+// call of a backend's KernelSum with the result's buffer and its copy back. A backend registers with
+// register_device_backend(kRuntime, {...}).
+std::unique_ptr<DeviceQueue> make_queue();
+std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeKernelSum>& backend, DeviceQueue& queue, Elements input);
+inline constexpr DeviceRuntime<MakeKernelSum> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
 
 // Build options every program gets: the OpenCL C version (1.2 unless a kernel needs a later one),
-// no fast-math, and the loads in flight; then `extra`.
-std::string build_options(const std::string& extra = {}, const std::string& c_version = "CL1.2");
+// no fast-math, the loads in flight and the element type (element_define()); then `extra`.
+std::string build_options(ElementType type, const std::string& extra = {}, const std::string& c_version = "CL1.2");
 
 // Why the device cannot do double arithmetic (no cl_khr_fp64), for f64 input; nullopt for other types.
 std::optional<std::string> lacks_doubles(ElementType type);

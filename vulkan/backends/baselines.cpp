@@ -47,7 +47,7 @@ private:
     VkPipeline pipeline_ = VK_NULL_HANDLE;
 };
 
-[[maybe_unused]] const bool registered_read = register_vulkan_backend({
+[[maybe_unused]] const bool registered_read = register_device_backend(kRuntime, shader_backend({
     .name = "vulkan/baseline/read",
     .description = "achievable read bandwidth: one dispatch of 16-byte loads, float adds, subgroupAdd, one float atomicAdd "
                    "per workgroup (order not fixed)",
@@ -55,8 +55,8 @@ private:
     .spirv = kReadSpirv,
     .reduce = WorkgroupReduce::subgroup,
     .finish = Finish::atomic,
-});
-[[maybe_unused]] const bool registered_launch = register_vulkan_call({
+}));
+[[maybe_unused]] const bool registered_launch = register_device_backend(kRuntime, {
     .name = "vulkan/baseline/launch",
     .description = "the launch floor: one empty dispatch of one workgroup (one subgroup) per call, recorded as the reductions' "
                    "are, reading nothing; result NaN (no sum)",

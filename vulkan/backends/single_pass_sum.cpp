@@ -25,7 +25,7 @@ constexpr std::uint32_t kSharedF64Spirv[] = {
 // The partition and the combining tree depend on n and the device alone.
 constexpr Traits kFixedTree{.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count};
 
-[[maybe_unused]] const bool registered_subgroup = register_vulkan_backend({
+[[maybe_unused]] const bool registered_subgroup = register_device_backend(kRuntime, shader_backend({
     .name = "vulkan/single-pass",
     .description = "one dispatch: grid-stride 16-byte loads, subgroupAdd (subgroup size pinned), workgroup sums to slots, "
                    "the workgroup drawing the last ticket combines them in workgroup order; doubles summed in double",
@@ -33,15 +33,15 @@ constexpr Traits kFixedTree{.accumulator = Accumulator::f32, .order = Order::tre
     .spirv = kSubgroupSpirv,
     .spirv_f64 = kSubgroupF64Spirv,
     .reduce = WorkgroupReduce::subgroup,
-});
-[[maybe_unused]] const bool registered_shared = register_vulkan_backend({
+}));
+[[maybe_unused]] const bool registered_shared = register_device_backend(kRuntime, shader_backend({
     .name = "vulkan/single-pass-shared",
     .description = "vulkan/single-pass with each workgroup reduced by a shared-memory tree instead of subgroup operations",
     .traits = kFixedTree,
     .spirv = kSharedSpirv,
     .spirv_f64 = kSharedF64Spirv,
     .reduce = WorkgroupReduce::shared_memory,
-});
+}));
 
 }  // namespace
 }  // namespace shootout::vulkan

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "vulkan/runtime/loader.hpp"
+#include "vulkan/runtime/vulkan_api.hpp"
 
 namespace shootout::vulkan {
 namespace {

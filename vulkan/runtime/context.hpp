@@ -98,10 +98,6 @@ Context& context();
 
 DeviceInfo device_info();
 
-// The names of the devices the loader lists that are not CPU implementations (those are the host's
-// processors, counted already): what the machine fingerprint counts. Empty without a loader.
-std::vector<std::string> visible_devices();
-
 // Whether the instance runs with the Khronos validation layer (VK_INSTANCE_LAYERS named it and the
 // loader found it).
 bool validation_enabled();

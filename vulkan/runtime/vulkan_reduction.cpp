@@ -29,8 +29,8 @@ std::optional<std::string> why_type_unavailable(ElementType type) {
     return std::nullopt;
 }
 
-std::optional<std::string> why_unavailable(const VulkanBackendSpec& spec) {
-    if (auto reason = why_no_device()) return reason;
+// What the module needs beyond a device (DeviceBackendSpec::unavailable_reason).
+std::optional<std::string> why_unavailable(const ShaderBackend& spec) {
     const DeviceFacts& facts = context().facts();
     if (spec.reduce == WorkgroupReduce::subgroup && !facts.subgroup_arithmetic)
         return facts.name + " has no subgroup arithmetic in compute shaders";
@@ -50,7 +50,7 @@ std::string describe(const LaunchShape& shape, WorkgroupReduce reduce) {
 // One backend's dispatch for one input size: its pipeline, slots, ticket and result.
 class VulkanCall final : public DeviceCall {
 public:
-    VulkanCall(const VulkanBackendSpec& spec, VulkanQueue& queue, Elements input)
+    VulkanCall(const ShaderBackend& spec, VulkanQueue& queue, Elements input)
         : queue_(queue),
           n_(input.size()),
           element_bytes_(element_bytes(input.type())),
@@ -129,43 +129,28 @@ LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t elem
     return shape;
 }
 
-bool register_vulkan_backend(VulkanBackendSpec spec) {
-    // The Backend's functions outlive this call and share the spec.
-    auto shared = std::make_shared<const VulkanBackendSpec>(std::move(spec));
-    return register_backend(device_backend({
-        .name = shared->name,
-        .device = kDevice,
-        .description = shared->description,
-        .traits = shared->traits,
-        .element_types = shared->spirv_f64.empty() ? std::vector{ElementType::f32} : std::vector{ElementType::f32, ElementType::f64},
-        .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = shared->traits.order,
-                                               .reproducibility = shared->traits.reproducibility, .role = shared->traits.role}}},
-        .unavailable_reason = [shared] { return why_unavailable(*shared); },
-        .type_unavailable_reason = why_type_unavailable,
-        .device_info = device_info,
-        .parts = {
-            .make_queue = [] { return std::make_unique<VulkanQueue>(); },
-            .make_call = [shared](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-                return std::make_unique<VulkanCall>(*shared, static_cast<VulkanQueue&>(queue), input);
-            },
-        },
-    }));
+std::unique_ptr<DeviceQueue> make_queue() { return std::make_unique<VulkanQueue>(); }
+
+std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeCall>& backend, DeviceQueue& queue, Elements input) {
+    return backend.make(static_cast<VulkanQueue&>(queue), input);
 }
 
-bool register_vulkan_call(VulkanCallSpec spec) {
-    auto shared = std::make_shared<const VulkanCallSpec>(std::move(spec));
-    return register_backend(device_backend({
-        .name = shared->name,
-        .device = kDevice,
-        .description = shared->description,
-        .traits = shared->traits,
-        .unavailable_reason = why_no_device,
-        .device_info = device_info,
-        .parts = {
-            .make_queue = [] { return std::make_unique<VulkanQueue>(); },
-            .make_call = [shared](DeviceQueue& queue, Elements input) { return shared->make(static_cast<VulkanQueue&>(queue), input); },
+DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend) {
+    // The calls outlive this function and share the module.
+    auto module = std::make_shared<const ShaderBackend>(std::move(backend));
+    return {
+        .name = module->name,
+        .description = module->description,
+        .traits = module->traits,
+        .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = module->traits.order,
+                                               .reproducibility = module->traits.reproducibility, .role = module->traits.role}}},
+        .make = [module](VulkanQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+            return std::make_unique<VulkanCall>(*module, queue, input);
         },
-    }));
+        .element_types = module->spirv_f64.empty() ? std::vector{ElementType::f32} : std::vector{ElementType::f32, ElementType::f64},
+        .unavailable_reason = [module] { return why_unavailable(*module); },
+        .type_unavailable_reason = why_type_unavailable,
+    };
 }
 
 }  // namespace shootout::vulkan

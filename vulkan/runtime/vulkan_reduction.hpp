@@ -1,6 +1,7 @@
 // What every Vulkan backend shares: the Vulkan queue of the device-neutral timing layer
-// (api/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), the
-// launch shape chosen from the device, and the result's copy back. A backend supplies one SPIR-V
+// (api/device_timing.hpp: rotating copies, isolated and batched timing, --include-transfer), as the
+// Vulkan API's DeviceRuntime (api/device_backend.hpp); and for the backends of reduce.comp, the
+// launch shape chosen from the device and the result's copy back. Such a backend supplies one SPIR-V
 // module of vulkan/shaders/reduce.comp and says what it needs of the device; one that sums nothing
 // (the launch floor) supplies its own call on the same queue.
 #pragma once
@@ -13,7 +14,10 @@
 #include <string>
 
 #include "api/backend.hpp"
+#include "api/device_backend.hpp"
 #include "api/device_timing.hpp"
+#include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/vulkan_api.hpp"
 
 namespace shootout::vulkan {
 
@@ -24,7 +28,18 @@ class VulkanQueue;
 enum class WorkgroupReduce { subgroup, shared_memory };
 enum class Finish { last_workgroup, atomic };
 
-struct VulkanBackendSpec {
+// What a Vulkan backend supplies (DeviceBackendSpec::make): its call for the input, on the queue
+// every vulkan/* backend uses; throws ResourceExhausted when its storage does not fit.
+using MakeCall = std::function<std::unique_ptr<DeviceCall>(VulkanQueue& queue, Elements input)>;
+
+// The Vulkan API's part of every Vulkan backend: the device chosen, a VulkanQueue on it, and the call
+// a backend makes on it. A backend registers with register_device_backend(kRuntime, {...}).
+std::unique_ptr<DeviceQueue> make_queue();
+std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeCall>& backend, DeviceQueue& queue, Elements input);
+inline constexpr DeviceRuntime<MakeCall> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
+
+// A backend that is one module of vulkan/shaders/reduce.comp (and its float64 twin).
+struct ShaderBackend {
     std::string name;
     std::string description;
     Traits traits;  // for float input
@@ -35,6 +50,10 @@ struct VulkanBackendSpec {
     WorkgroupReduce reduce = WorkgroupReduce::subgroup;
     Finish finish = Finish::last_workgroup;
 };
+// Its spec: floats, and doubles summed in double where it has a float64 module (and the device
+// shaderFloat64); unavailable where the device lacks what the module's reduction and finish need.
+DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend);
+
 
 // The launch every vulkan/* call makes on the chosen device (a function of n, the element size and the
 // device only): 256 invocations a workgroup (or the device's power-of-two limit below it), 4 16-byte
@@ -48,19 +67,5 @@ struct LaunchShape {
     std::uint32_t pinned_subgroup_size = 0;
 };
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes);
-
-// Registers the backend with the harness: device timestamps, rotated inputs, the host-to-device
-// transfer variant, availability from the device and what the module needs of it. Returns true.
-bool register_vulkan_backend(VulkanBackendSpec spec);
-
-// A backend whose call is no reduce.comp module (the launch floor): float32 input, available wherever
-// there is a device, its call made by `make` on the queue every vulkan/* backend uses.
-struct VulkanCallSpec {
-    std::string name;
-    std::string description;
-    Traits traits;
-    std::function<std::unique_ptr<DeviceCall>(VulkanQueue& queue, Elements input)> make;
-};
-bool register_vulkan_call(VulkanCallSpec spec);
 
 }  // namespace shootout::vulkan
