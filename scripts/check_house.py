@@ -55,7 +55,7 @@ DIARY = [  # most specific first: what one rule reports, the next does not see a
 RECORD_PATH = re.compile(r"(?<![\w./-])results/[^\s`'\")\]]*")  # a path into results/ may hold any of them
 # A cited path: folders, then a file name with one of CITED_EXT; not the tail of a longer path, of a
 # ${VARIABLE}/, a <placeholder> or an option's value (--csv=results/x.csv names what a command writes).
-PATH = re.compile(r"(?<![\w./$}{@+<=-])([\w@+-][\w.@+-]*/(?:[\w.@+-]+/)*[\w.@+-]*\.(?:" + CITED_EXT + r"))(?![\w/])")
+PATH = re.compile(r"(?<![\w./$}{@+<=-])([\w@+-][\w.@+-]*/(?:[\w.@+-]+/)*[\w.@+-]*\.(?:" + CITED_EXT + r"))(?![\w/]|\.\w)")
 BARE_FOLDER = re.compile(r"(?<![\w./-])(" + "|".join(RENAMED) + r")/(?![\w*])")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
