@@ -17,13 +17,20 @@
 
 #include "report/files.hpp"
 #include "report/size_text.hpp"
+#include "report/utf8.hpp"
 #include "bench/system_info.hpp"
 #include "platform/joining_thread.hpp"
 
 namespace shootout {
 
 std::string InputSpec::label() const {
-    if (!file.empty()) return "file:" + std::filesystem::path(file).filename().string();
+    if (!file.empty()) {
+        // The absolute path, links resolved, '/' between its parts: two files never share a label
+        // (a base name alone would give two data.npy in two folders one), and one file has one.
+        std::error_code error;
+        const std::filesystem::path path = std::filesystem::weakly_canonical(file, error);
+        return "file:" + escape_name(error ? file : path.generic_string());
+    }
     switch (distribution) {
         case Distribution::ones: return "ones";
         case Distribution::uniform: return "uniform";

@@ -45,7 +45,7 @@ class Input:
     path: Path
     n: int
     dtype: str
-    label: str  # the input column: "uniform", "ill:1e16", "file:NAME"
+    label: str  # the input column: "uniform", "ill:1e16", "file:/absolute/path" (bench/inputs.hpp)
     seed: int | None
     exact: float  # S rounded once to double (the exact column)
     exact_sum: Fraction  # S itself

@@ -1,6 +1,7 @@
 // Every field survives the round trip through the files: text that every reader decodes, names that
 // stay apart, one spelling of NaN, times that give back gbps, whole numbers a JavaScript reader
-// gets exactly, and progress lines whose columns stay under each other (results/README.md, "Columns").
+// gets exactly, host names safe in a file name, and progress lines whose columns stay under each
+// other (results/README.md, "Columns").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "api/device_api.hpp"
 #include "api/measurement_rules.hpp"
+#include "bench/system_info.hpp"
 #include "report/reporters.hpp"
 #include "report/utf8.hpp"
 
@@ -104,6 +106,20 @@ TEST(Fields, WholeNumbersPastTwoToThe53AreJsonStrings) {
     m.seed = std::numeric_limits<std::uint64_t>::max();
     EXPECT_NE(json_document({m}).find("\"seed\": \"18446744073709551615\""), std::string::npos) << json_document({m});
     EXPECT_EQ(csv_field(m, "seed"), "18446744073709551615");
+}
+
+// --csv=results/$(accumulate_bench --machine).csv: the host part holds nothing a path would split
+// or a line would break on; the hash, over the name as the system gives it, keeps hosts apart.
+TEST(Fields, HostNamesAreSafeInAFileName) {
+    const std::string odd = machine_identity("a/b\nc\x01.d", "cpu", "id", {});
+    EXPECT_EQ(odd.substr(0, odd.size() - 8), "a_b_c_.d-");
+    EXPECT_NE(odd, machine_identity("a_b_c_.d", "cpu", "id", {}));
+    EXPECT_EQ(machine_identity("..", "cpu", "id", {}).substr(0, 3), "_.-");
+    EXPECT_EQ(machine_identity("-rf", "cpu", "id", {}).substr(0, 4), "_rf-");
+    EXPECT_EQ(machine_identity("", "cpu", "id", {}).substr(0, 8), "unknown-");
+    EXPECT_EQ(file_safe_host("vm-3.example_lab.com"), "vm-3.example_lab.com");
+    EXPECT_EQ(file_safe_host("caf\xc3\xa9"), "caf__");
+    EXPECT_EQ(machine_identity().substr(0, host_name().size() + 1), host_name() + "-");
 }
 
 // Every device API's device, with and without +h2d, in either timing: the columns after the device

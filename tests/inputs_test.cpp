@@ -278,6 +278,27 @@ TEST_F(InputFiles, NpyHeadersOfAMegabyteAreRead) {
     expect_error(write("long_descr.npy", npy2(long_descr, floats({1.0f}))), "holds dtype 'fff");
 }
 
+// Two files of one name in two folders are two inputs, and one file is one input however its path
+// is spelled: the label is the absolute path, links resolved, each byte kept (escaped where it is
+// not printable UTF-8).
+TEST_F(InputFiles, FileLabelsNameOneFileEach) {
+    std::filesystem::create_directories(dir / "a");
+    std::filesystem::create_directories(dir / "b");
+    InputSpec a, b, relative, linked, odd;
+    a.file = write("a/same.f32", floats({1.0f}));
+    b.file = write("b/same.f32", floats({2.0f}));
+    EXPECT_NE(a.label(), b.label());
+    EXPECT_EQ(a.label(), "file:" + std::filesystem::weakly_canonical(a.file).generic_string());
+    EXPECT_TRUE(a.label().ends_with("/a/same.f32")) << a.label();
+    relative.file = std::filesystem::relative(a.file).string();
+    EXPECT_EQ(relative.label(), a.label()) << relative.file;
+    linked.file = (dir / "link.f32").string();
+    std::filesystem::create_symlink(a.file, linked.file);
+    EXPECT_EQ(linked.label(), a.label());
+    odd.file = write("odd\xff\\name\n.f32", floats({3.0f}));
+    EXPECT_TRUE(odd.label().ends_with("/odd\\xff\\\\name\\x0a.f32")) << odd.label();
+}
+
 TEST_F(InputFiles, OnlyRegularFilesAreRead) {
     const std::string fifo = (dir / "fifo").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

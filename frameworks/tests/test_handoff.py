@@ -83,7 +83,7 @@ def test_nan_and_inf_in_the_input_give_nan_errors_as_in_the_harness(bench, tmp_p
     np.save(source, np.array(values, dtype=dtype))
     (item,) = hand_over(bench, tmp_path / "in", f"--input=file:{source}").inputs
     assert (item.saw_nan, item.saw_pos_inf, item.saw_neg_inf) == flags
-    assert item.label == "file:nonfinite.npy" and item.seed is None
+    assert item.label == f"file:{source.resolve()}" and item.seed is None  # the whole path: one label per file
     (row,) = harness_rows(bench, tmp_path / "h.csv", "--backend=cpu/serial/kahan", f"--input=file:{source}")
     assert row["rel_error"] == "nan" and math.isnan(handoff.relative_error(float(row["result"]), item))
     assert math.isnan(handoff.relative_error(1.0, item))
