@@ -1,7 +1,7 @@
 // Every field survives the round trip through the files: text that every reader decodes, names that
 // stay apart, one spelling of NaN, times that give back gbps, whole numbers a JavaScript reader
-// gets exactly, host names safe in a file name, and progress lines whose columns stay under each
-// other (results/README.md, "Columns").
+// gets exactly, host names safe in a file name, .npy headers read as NumPy reads them, and
+// progress lines whose columns stay under each other (results/README.md, "Columns").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "api/device_api.hpp"
 #include "api/measurement_rules.hpp"
+#include "bench/npy_header.hpp"
 #include "bench/system_info.hpp"
 #include "report/reporters.hpp"
 #include "report/utf8.hpp"
@@ -120,6 +121,66 @@ TEST(Fields, HostNamesAreSafeInAFileName) {
     EXPECT_EQ(file_safe_host("vm-3.example_lab.com"), "vm-3.example_lab.com");
     EXPECT_EQ(file_safe_host("caf\xc3\xa9"), "caf__");
     EXPECT_EQ(machine_identity().substr(0, host_name().size() + 1), host_name() + "-");
+}
+
+// The dict of an .npy header as NumPy's reader takes it.
+TEST(Fields, NpyHeadersAreReadAsNumPyReadsThem) {
+    const NpyHeader single = parse_npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }" + std::string(20, ' ') + "\n", 1);
+    EXPECT_EQ(single.descr, "<f4");
+    EXPECT_FALSE(single.fortran_order);
+    EXPECT_EQ(single.shape, std::vector<std::uint64_t>{3});
+    EXPECT_EQ(single.values, 3u);
+    // Double quotes, no trailing comma, any key order, line breaks inside the braces.
+    const NpyHeader quoted = parse_npy_header("{\"shape\": (2, 3),\n \"fortran_order\": True, \"descr\": \"<f8\"}", 3);
+    EXPECT_EQ(quoted.descr, "<f8");
+    EXPECT_TRUE(quoted.fortran_order);
+    EXPECT_EQ(quoted.shape, (std::vector<std::uint64_t>{2, 3}));
+    EXPECT_EQ(quoted.values, 6u);
+    EXPECT_EQ(parse_npy_header("{'descr':'<f4','fortran_order':False,'shape':()}", 1).values, 1u);
+    EXPECT_EQ(parse_npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1_000, 2,)}", 3).values, 2000u);
+    // Python 2's NumPy wrote longs: read in versions 1 and 2, as NumPy's _filter_header does.
+    EXPECT_EQ(parse_npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (3L,), }", 1).values, 3u);
+
+    auto refused = [](const std::string& dict, int version, const std::string& why) {
+        try {
+            parse_npy_header(dict, version);
+            ADD_FAILURE() << "read: " << dict;
+        } catch (const NpyHeaderError& e) {
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << dict << ": " << e.what();
+        }
+    };
+    // Python keeps a key's last value; a reader keeping its first would sum other data.
+    refused("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), 'descr': '<f4'}", 1, "gives 'descr' twice");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'shape': (6,)}", 1, "gives 'shape' twice");
+    refused("{'descr': '<f4', 'shape': (3,)}", 1, "has no 'fortran_order'");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'extra': 1}", 1, "holds the key 'extra'");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (3)}", 1, "a tuple of one is written (N,)");
+    refused("{'descr': '<f4', 'fortran_order': 0, 'shape': (3,)}", 1, "not True or False");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (3L,)}", 3, "shape (3L,) that is not a tuple of sizes");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}", 1, "not a tuple of sizes");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (03,)}", 1, "not a tuple of sizes");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", 1, "of more than 2^64 values");
+    refused("{'descr': '<\\x66' , 'fortran_order': False, 'shape': (1,)}", 1, "backslash escape");
+    refused("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} trailing", 1, "goes on after");
+    refused("{'descr': '<f4' 'fortran_order': False}", 1, "no ',' or '}' after the value of 'descr'");
+    refused("{'descr': '<f4, 'fortran_order': False, 'shape': (1,)}", 1, "after the value of 'descr'");
+}
+
+// The header --write-input writes is one NumPy reads, and reads back to what was written.
+TEST(Fields, NpyHeadersAreWrittenAsNumPyWritesThem) {
+    for (const std::vector<std::uint64_t>& shape : {std::vector<std::uint64_t>{}, {5}, {2, 3}}) {
+        NpyHeader header;
+        header.descr = "<f2";
+        header.shape = shape;
+        const std::string text = npy_header_text(header);
+        const NpyHeader read = parse_npy_header(text, 1);
+        EXPECT_EQ(read.descr, "<f2") << text;
+        EXPECT_EQ(read.shape, shape) << text;
+    }
+    NpyHeader one;
+    one.descr = "<f4";
+    one.shape = {3};
+    EXPECT_EQ(npy_header_text(one), "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }");
 }
 
 // Every device API's device, with and without +h2d, in either timing: the columns after the device
