@@ -157,10 +157,11 @@ private:
 NpyHeader parse_npy_header(std::string_view dict, int major_version) { return DictReader(dict, major_version).read(); }
 
 std::string npy_header_text(const NpyHeader& header) {
+    const char quote = header.descr.find('\'') == std::string::npos ? '\'' : '"';  // as Python's repr() picks
     std::string shape;
     for (const std::uint64_t extent : header.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(extent);
     if (header.shape.size() == 1) shape += ',';
-    return "{'descr': '" + header.descr + "', 'fortran_order': " + (header.fortran_order ? "True" : "False") + ", 'shape': (" +
+    return std::string("{'descr': ") + quote + header.descr + quote + ", 'fortran_order': " + (header.fortran_order ? "True" : "False") + ", 'shape': (" +
            shape + "), }";
 }
 
