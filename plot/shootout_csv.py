@@ -148,8 +148,10 @@ def reject(name: str, mask: pd.Series, text: pd.Series, what: str) -> None:
         raise InputError(f"{name} line {i + 2}: column {text.name} is not {what}: {text.iloc[i]!r}")
 
 
-WHOLE = r"\d+"
-NUMBER = r"[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|nan|inf)"  # as %g writes it, nan and inf too
+WHOLE = r"[0-9]+"  # ASCII digits: Python's \d takes every script's
+NUMBER = r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|nan|inf)"  # as %g writes it, nan and inf too
+# The largest whole number a column holds: a seed is any 64-bit value, the counts fit int64.
+WHOLE_MOST = {"seed": 2**64 - 1}
 
 
 def parse_numbers(df: pd.DataFrame, name: str) -> None:
@@ -167,11 +169,14 @@ def parse_numbers(df: pd.DataFrame, name: str) -> None:
         if col in WHOLE_NUMBERS:
             least = WHOLE_NUMBERS[col]
             reject(name, given & ~text.str.fullmatch(WHOLE), text, "a whole number")
-            df[col] = pd.to_numeric(text.where(given), errors="coerce")
-            reject(name, given & (df[col] < least), text, f"a whole number >= {least}")
+            values = text.where(given, "0").map(int)  # exact: a float64 is not past 2^53 (an empty seed: 0)
+            reject(name, given & (values < least), text, f"a whole number >= {least}")
+            most = WHOLE_MOST.get(col, 2**63 - 1)
+            reject(name, values > most, text, f"a whole number <= {most}")
+            df[col] = values.astype("uint64" if most > 2**63 else "int64")
             continue
         reject(name, given & ~text.str.lower().str.fullmatch(NUMBER), text, "a number")
-        df[col] = pd.to_numeric(text.where(given), errors="coerce")
+        df[col] = text.where(given).astype(float)  # Python's float(), correctly rounded: %.17g reads back exactly
         if col in POSITIVE_NUMBERS:
             reject(name, given & ~((df[col] > 0) & (df[col] < math.inf)), text, "a finite number > 0")
 
@@ -246,8 +251,6 @@ def read_csv(path: Path) -> pd.DataFrame:
         raise InputError(f"{name} line {i + 2}: column timestamp is not an ISO-8601 time: "
                          f"{df['timestamp'].iloc[i]!r}")
     df["timestamp"] = stamps
-    for col in WHOLE_NUMBERS:
-        df[col] = df[col].fillna(0).astype("int64")  # only `seed` may be empty: no seed, 0
     df["host"] = df["host"].replace("", "unknown-host")
     df["series"] = series_name(df["backend"], df["dtype"])
     df["source"] = path.name
