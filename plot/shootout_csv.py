@@ -30,8 +30,10 @@ Rules (also in plot/README.md):
 
 from __future__ import annotations
 
+import csv
 import fnmatch
 import glob
+import io
 import math
 import sys
 from pathlib import Path
@@ -181,6 +183,39 @@ def parse_numbers(df: pd.DataFrame, name: str) -> None:
             reject(name, given & ~((df[col] > 0) & (df[col] < math.inf)), text, "a finite number > 0")
 
 
+def refuse_truncated_row(path: Path) -> None:
+    """Raises InputError naming the last row of a file that ends inside it: a run that stopped while
+    appending it (the harness ends every row with a newline). Such a row lacks its newline and ends
+    inside a quoted field or has fewer fields than the header; read as it is, its missing fields
+    would be blamed on an older accumulate_bench."""
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    text = data.decode("utf-8", errors="replace")
+    records = list(csv.reader(io.StringIO(text, newline="")))
+    if len(records) < 2:
+        return
+    inside_quotes = text.count('"') % 2 == 1  # quoting doubles every quote inside a field
+    fields, expected = len(records[-1]), len(records[0])
+    if inside_quotes or fields < expected:
+        where = "inside a quoted field" if inside_quotes else f"after {fields} of its {expected} fields"
+        raise InputError(f"{path} line {len(records)}: truncated: the file ends {where}, without a final "
+                         "newline (a run stopped while writing it); remove that line")
+
+
+def refuse_contradictory_errors(df: pd.DataFrame, name: str) -> None:
+    """Raises InputError for the first row whose rel_error contradicts itself: a negative one
+    (|result - exact| / |exact| is not), or 0 beside an infinite exact sum (an infinite result is
+    never exact: the harness writes inf there)."""
+    for bad, why in [(df["rel_error"] < 0, "a relative error is never negative"),
+                     (np.isinf(df["exact"]) & (df["rel_error"] == 0),
+                      "0 beside exact = {exact:g}: an infinite sum is never exact (the harness writes inf)")]:
+        if bad.any():
+            i = first_line(bad)
+            raise InputError(f"{name} line {i + 2}: column rel_error is {df['rel_error'].iloc[i]:g}: "
+                             + why.format(exact=df["exact"].iloc[i]))
+
+
 def read_csv(path: Path) -> pd.DataFrame:
     """One validated CSV file: the known columns (extra trailing ones are dropped), numeric ones
     converted, plus `source` (the file name), `line` and `series` (series_name())."""
@@ -188,6 +223,7 @@ def read_csv(path: Path) -> pd.DataFrame:
     try:
         if path.stat().st_size == 0:
             raise InputError(f"{name}: empty file (expected a header and data rows)")
+        refuse_truncated_row(path)
         df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
     except InputError:
         raise
@@ -226,6 +262,7 @@ def read_csv(path: Path) -> pd.DataFrame:
             raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(added)}: "
                              f"a row written by an older accumulate_bench (before {version}); re-run it")
     parse_numbers(df, name)
+    refuse_contradictory_errors(df, name)
     for col in NONEMPTY:
         empty = df[col] == ""
         if empty.any():

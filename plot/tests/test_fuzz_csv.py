@@ -50,6 +50,8 @@ def check_schema(df) -> None:
     assert (df["gbps"] > 0).all() and (df["gbps"] < math.inf).all()
     assert (df["time_ns_median"] > 0).all() and (df["threads"] >= 1).all() and (df["ranks"] >= 1).all()
     assert (df["bytes"] == df["n"] * df["dtype"].map(sc.DTYPE_BYTES)).all()
+    assert not (df["rel_error"] < 0).any()
+    assert not ((df["rel_error"] == 0) & df["exact"].abs().eq(math.inf)).any()
     assert df["timing"].isin(sc.TIMINGS).all() and df["role"].isin(sc.ROLES).all()
     for column in sc.NONEMPTY:
         assert (df[column] != "").all()

@@ -875,6 +875,44 @@ def test_compare_needs_a_machine_when_a_file_holds_several(tmp_path):
     assert f"A = vm.csv: machine {VM_AMD} (host vm), AMD EPYC" in result.stdout
 
 
+@pytest.mark.parametrize("changes, message", [
+    ({"rel_error": "-0.5"}, "line 3: column rel_error is -0.5: a relative error is never negative"),
+    ({"exact": "inf", "rel_error": "0"}, "line 3: column rel_error is 0: 0 beside exact = inf: an infinite sum is "
+                                         "never exact"),
+    ({"exact": "-inf", "rel_error": "0", "result": "-inf"}, "line 3: column rel_error is 0: 0 beside exact = -inf"),
+])
+def test_a_relative_error_that_contradicts_itself_is_refused(tmp_path, changes, message):
+    """A -0.5 error would win 'most accurate'; 0 beside an infinite exact sum calls an overflow exact."""
+    path = F64
+    for column, value in changes.items():
+        path = with_value(tmp_path, column, value, src=path)
+    result = run("plot.py", path, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"{path} {message}" in result.stderr
+    # An infinite error beside an infinite sum is what the harness writes: read.
+    assert not sc.read_csvs([str(with_value(tmp_path, "rel_error", "inf", src=with_value(tmp_path, "exact", "inf")))]).empty
+
+
+@pytest.mark.parametrize("cut", ["fields", "quote"])
+def test_a_truncated_last_row_is_named_truncated(tmp_path, cut):
+    """A run stopped while appending: the last row lacks its newline and fields, which an older
+    harness's rows lack too; the message says which it is."""
+    lines = H100.read_text().splitlines()
+    last = lines[-1]
+    if cut == "fields":
+        last = last[:last.index(",", len(last) // 2)]
+    else:
+        last = last.rsplit(",", 2)[0] + ',"half a quoted'
+    path = tmp_path / "cut.csv"
+    path.write_text("\n".join(lines[:-1] + [last]))
+    result = run("plot.py", path, "--out", tmp_path / "out")
+    assert result.returncode == 2, result.stderr
+    assert f"cut.csv line {len(lines)}: truncated: the file ends " in result.stderr
+    assert "older accumulate_bench" not in result.stderr and "Traceback" not in result.stderr
+    path.write_text("\n".join(lines))  # whole, without its final newline: read
+    assert len(sc.read_csvs([str(path)])) == len(lines) - 1
+
+
 def test_no_csv_under_results_gives_its_message(tmp_path, monkeypatch):
     monkeypatch.setattr(sc, "REPO_ROOT", tmp_path)
     with pytest.raises(sc.InputError, match="no CSV files match .*results/\\*.csv"):
