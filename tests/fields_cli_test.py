@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -111,6 +112,10 @@ def main():
 
     for failure in failures:
         print("FAILED:", failure)
+    if not failures:  # a failed run's files stay, to be looked at
+        shutil.rmtree(work)
+    else:
+        print("files left in", work)
     return 1 if failures else 0
 
 

@@ -10,16 +10,19 @@ SHOOTOUT_CSV_FUZZ_EXAMPLES=N draws N random examples per test instead, for a lon
 
 from __future__ import annotations
 
+import atexit
 import csv
 import io
 import math
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -32,6 +35,8 @@ RANDOM_EXAMPLES = int(os.environ.get("SHOOTOUT_CSV_FUZZ_EXAMPLES", "0"))
 FUZZ = settings(max_examples=RANDOM_EXAMPLES or 100, derandomize=not RANDOM_EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 WORK = Path(tempfile.mkdtemp(prefix="shootout_csv_fuzz_"))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
+set_hypothesis_home_dir(WORK / "hypothesis")  # its caches, out of the source tree
 
 
 def read(data: bytes):
