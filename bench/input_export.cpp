@@ -15,6 +15,7 @@
 #include "report/columns.hpp"
 #include "report/files.hpp"
 #include "bench/inputs.hpp"
+#include "bench/npy_header.hpp"
 #include "api/measurement_rules.hpp"
 #include "report/reporters.hpp"
 #include "report/size_text.hpp"
@@ -30,8 +31,10 @@ namespace {
 std::string npy_prefix(Elements values) {
     if (npy_descriptor(values.type()).empty())
         throw std::runtime_error("--write-input: " + std::string(to_string(values.type())) + " has no .npy dtype");
-    std::string header = "{'descr': '" + std::string(npy_descriptor(values.type())) + "', 'fortran_order': False, 'shape': (" +
-                         std::to_string(values.size()) + ",), }";
+    NpyHeader layout;
+    layout.descr = npy_descriptor(values.type());
+    layout.shape = {values.size()};
+    std::string header = npy_header_text(layout);
     const std::size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';

@@ -4,7 +4,6 @@
 #include <bit>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,13 +16,21 @@
 
 #include "report/files.hpp"
 #include "report/size_text.hpp"
+#include "report/utf8.hpp"
+#include "bench/npy_header.hpp"
 #include "bench/system_info.hpp"
 #include "platform/joining_thread.hpp"
 
 namespace shootout {
 
 std::string InputSpec::label() const {
-    if (!file.empty()) return "file:" + std::filesystem::path(file).filename().string();
+    if (!file.empty()) {
+        // The absolute path, links resolved, '/' between its parts: two files never share a label
+        // (a base name alone would give two data.npy in two folders one), and one file has one.
+        std::error_code error;
+        const std::filesystem::path path = std::filesystem::weakly_canonical(file, error);
+        return "file:" + escape_name(error ? file : path.generic_string());
+    }
     switch (distribution) {
         case Distribution::ones: return "ones";
         case Distribution::uniform: return "uniform";
@@ -293,48 +300,12 @@ bool starts_with_npy_magic(const OpenFile& file) {
     return start == kNpyMagic;
 }
 
-// The values an .npy 'shape' tuple holds: "(3,)" 3, "(2, 3)" 6, "()" 1.
-std::uint64_t shape_values(const std::string& shape, const std::string& path) {
-    std::uint64_t product = 1;
-    for (std::size_t begin = 0; begin < shape.size();) {
-        std::size_t end = shape.find(',', begin);
-        if (end == std::string::npos) end = shape.size();
-        const std::size_t first = shape.find_first_not_of(" ", begin);
-        const std::size_t last = shape.find_last_not_of(" ", end - 1);
-        if (first < end) {
-            std::uint64_t extent = 0;
-            const auto [stop, error] = std::from_chars(shape.data() + first, shape.data() + last + 1, extent);
-            if (error != std::errc{} || stop != shape.data() + last + 1 || __builtin_mul_overflow(product, extent, &product))
-                fail(path, ".npy header's shape (" + shape + ") is not a tuple of sizes");
-        }
-        begin = end + 1;
-    }
-    return product;
-}
-
 // The .npy header: magic, version, header length, then a Python dict literal.
 struct NpyLayout {
     std::uint64_t data_offset;
-    std::uint64_t values;  // the product of the header's shape
-    std::string shape;
-    ElementType type;      // from the descriptor
+    NpyHeader header;
+    ElementType type;  // from the descriptor
 };
-
-// The value of 'key' in an .npy header's dict, between the delimiters open and close: 'descr' with
-// '\'' gives "<f4", 'shape' with '(' and ')' gives "2, 3". A scan, not std::regex: libstdc++'s regex
-// recurses once per character matched and overflows the stack on a header of some 10^4 bytes.
-std::optional<std::string> npy_dict_value(const std::string& header, std::string_view key, char open, char close) {
-    constexpr std::string_view kSpace = " \t\n\v\f\r";
-    for (std::size_t at = header.find(key); at != std::string::npos; at = header.find(key, at + 1)) {
-        std::size_t value = header.find_first_not_of(kSpace, at + key.size());
-        if (value == std::string::npos || header[value] != ':') continue;
-        value = header.find_first_not_of(kSpace, value + 1);
-        if (value == std::string::npos || header[value] != open) continue;
-        const std::size_t end = header.find(close, value + 1);
-        if (end != std::string::npos) return header.substr(value + 1, end - value - 1);
-    }
-    return std::nullopt;
-}
 
 NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     auto read = [&](std::size_t bytes, std::uint64_t offset) {
@@ -358,11 +329,14 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     } else {
         fail(path, ".npy format version " + std::to_string(major) + " is not supported");
     }
-    const std::string header = read(header_length, header_offset);
-    const std::optional<std::string> descr = npy_dict_value(header, "'descr'", '\'', '\'');
-    if (!descr) fail(path, ".npy header has no 'descr'");
+    NpyHeader header;
+    try {
+        header = parse_npy_header(read(header_length, header_offset), major);
+    } catch (const NpyHeaderError& e) {
+        fail(path, std::string("the .npy header ") + e.what());
+    }
     // '<' little-endian, '=' native (little on every machine this builds for).
-    const std::string& descriptor = *descr;
+    const std::string& descriptor = header.descr;
     std::optional<ElementType> type;
     std::string known;
     for (ElementType candidate : kElementTypes) {
@@ -376,11 +350,9 @@ NpyLayout read_npy_header(const OpenFile& file, const std::string& path) {
     if (!type)
         fail(path, "holds dtype '" + descriptor + "'; one of " + known +
                        " (little-endian) is needed (bfloat16 has no .npy dtype: give it as a raw file with --dtype=bf16)");
-    const std::optional<std::string> shape = npy_dict_value(header, "'shape'", '(', ')');
-    if (!shape) fail(path, ".npy header has no 'shape'");
     // Element order does not change a sum: Fortran order and any shape are summed as they are, as
     // long as the shape holds as many values as the data.
-    return {header_offset + header_length, shape_values(*shape, path), *shape, *type};
+    return {header_offset + header_length, std::move(header), *type};
 }
 
 }  // namespace
@@ -402,8 +374,8 @@ HostArray read_float_file(const std::string& path, std::optional<ElementType> as
     const std::uint64_t offset = layout ? layout->data_offset : 0;
     const std::uint64_t bytes = file.size() - offset;
     if (bytes % width != 0) fail(path, std::to_string(bytes) + " data bytes is not a whole number of " + name + " values");
-    if (layout && layout->values != bytes / width)
-        fail(path, "its .npy header's shape (" + layout->shape + ") holds " + std::to_string(layout->values) +
+    if (layout && layout->header.values != bytes / width)
+        fail(path, "its .npy header's shape " + layout->header.shape_text + " holds " + std::to_string(layout->header.values) +
                        " values but its data holds " + std::to_string(bytes / width));
     if (bytes == 0) fail(path, "holds no " + name + " values");
     const Shard shard = shard_of(bytes / width, part, parts);

@@ -24,7 +24,10 @@ struct InputSpec {
     std::string file;  // when set, the input is read from this file and its length sets the size
     double condition = 1e16;  // ill_conditioned: the condition number sum |x| / |sum x| aimed at
 
-    std::string label() const;  // "ones", "uniform", "normal", "ill:1e16", "wide", "cancel", "file:NAME"
+    // The input column: "ones", "uniform", "normal", "ill:1e16", "wide", "cancel", or "file:PATH", PATH
+    // the file's absolute path with symbolic links resolved and '/' between its parts, written by
+    // escape_name() (report/utf8.hpp): one line of valid UTF-8 that names one file.
+    std::string label() const;
 };
 
 // The condition numbers ill:C takes: from 1 up to where its largest values, 2^(log2(C) / 2 + 1),

@@ -84,6 +84,19 @@ std::string cpu_model() {
     return model;
 }
 
+std::string file_safe_host(std::string_view host) {
+    std::string safe(host.empty() ? "unknown" : host);
+    for (std::size_t i = 0; i < safe.size(); ++i) {
+        const char c = safe[i];
+        const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                          ((c == '-' || c == '.') && i > 0);
+        if (!kept) safe[i] = '_';
+    }
+    return safe;
+}
+
+std::string host_name() { return file_safe_host(platform::host_name()); }
+
 std::string machine_identity(const std::string& host, const std::string& cpu, const std::string& machine_id,
                              const std::set<std::string>& gpus) {
     std::uint64_t hash = 14695981039346656037ull;  // FNV-1a 64: offset basis, then xor and multiply per byte
@@ -96,7 +109,7 @@ std::string machine_identity(const std::string& host, const std::string& cpu, co
     for (const std::string& gpu : gpus) add(gpu);
     char digits[9];
     std::snprintf(digits, sizeof digits, "%08x", static_cast<unsigned>((hash >> 32) ^ (hash & 0xffffffffu)));
-    return host + "-" + digits;
+    return file_safe_host(host) + "-" + digits;
 }
 
 std::string machine_identity() {
@@ -112,7 +125,7 @@ std::string machine_identity() {
         for (const auto& [name, k] : count) gpus.insert(std::string(api.device.name()) + ": " + name + " x" + std::to_string(k));
     }
     gpus.insert(std::to_string(std::thread::hardware_concurrency()) + " logical CPUs");
-    return machine_identity(host_name(), cpu_model(), machine_id, gpus);
+    return machine_identity(platform::host_name(), cpu_model(), machine_id, gpus);
 }
 
 std::string compiler_version() { return SHOOTOUT_COMPILER; }

@@ -5,20 +5,26 @@
 #include <iosfwd>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "platform/system.hpp"
 
 namespace shootout {
 
-using platform::host_name;
+// The host name as the host column and --machine carry it, safe in a file name
+// (--csv=results/$(accumulate_bench --machine).csv): each byte other than an ASCII letter, digit,
+// '-', '.' or '_' becomes '_', and so does a leading '.' or '-' (no hidden file, no option); an
+// empty name is "unknown". Host names as the DNS has them stay as they are.
+std::string file_safe_host(std::string_view host);
+std::string host_name();  // file_safe_host(platform::host_name())
 
 // /proc/cpuinfo's "model name"; on Arm its implementer and part: "ARM 0xd0c". Where there is no
 // /proc/cpuinfo, the name the CPU or the system gives (platform::cpu_brand()).
 std::string cpu_model();
 std::string cpu_model(std::istream& cpuinfo);  // the same, from that file's text
 
-// Which machine a row came from, also the default results file name: the host name, '-' and 8 hex
-// digits of a hash over the host name, CPU model, platform::machine_id() (when readable), every
+// Which machine a row came from, also the default results file name: the host name (file_safe_host()),
+// '-' and 8 hex digits of a hash over the host name as the system gives it, CPU model, platform::machine_id() (when readable), every
 // registered device API's devices by name and count ("cuda: NVIDIA H200 x4"), and the number of
 // logical CPUs ("vm-" and 8 hex digits). Cloud VMs share host names like "vm"; the hash tells their hardware
 // apart.

@@ -178,10 +178,10 @@ ExactAccumulator exact_sum(Elements values) {
 double relative_error(double result, const ExactAccumulator& exact) {
     if (exact.saw_non_finite()) return std::numeric_limits<double>::quiet_NaN();
     const double s = exact.round();
-    // A finite input whose exact sum rounds past DBL_MAX (doubles only: 2^40 of FLT_MAX is far inside
-    // the double range) has that infinity as its correctly rounded sum. Any other result that is not
-    // finite is infinitely wrong, not an input problem that nan would report.
-    if (!std::isfinite(result)) return result == s ? 0.0 : std::numeric_limits<double>::infinity();
+    // A result that is not finite is infinitely far from the finite S, also where S rounds past DBL_MAX
+    // to that infinity (doubles only: 2^40 of FLT_MAX is far inside the double range): an overflow
+    // is never exact, and an error of 0 beside an infinite exact column would read as one.
+    if (!std::isfinite(result)) return std::numeric_limits<double>::infinity();
     ExactAccumulator difference = exact;
     difference.add(-result);
     const double error = std::abs(difference.round());

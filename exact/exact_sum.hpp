@@ -65,9 +65,9 @@ private:
 ExactAccumulator exact_sum(Elements values);
 
 // |result - S| / |S|, with result - S itself computed exactly before its one rounding.
-// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf. When the input
-// was finite and the result is not: 0 when S itself rounds to that infinity (doubles past DBL_MAX),
-// else +Inf (a backend that overflowed or produced NaN).
+// When S = 0 it is the absolute error |result|. NaN when the input held NaN or Inf. +Inf when the
+// input was finite and the result is not (a backend that overflowed or produced NaN), also where S
+// itself rounds to that infinity (doubles past DBL_MAX).
 double relative_error(double result, const ExactAccumulator& exact);
 
 }  // namespace shootout

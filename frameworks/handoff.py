@@ -45,7 +45,7 @@ class Input:
     path: Path
     n: int
     dtype: str
-    label: str  # the input column: "uniform", "ill:1e16", "file:NAME"
+    label: str  # the input column: "uniform", "ill:1e16", "file:/absolute/path" (bench/inputs.hpp)
     seed: int | None
     exact: float  # S rounded once to double (the exact column)
     exact_sum: Fraction  # S itself
@@ -141,12 +141,12 @@ def harness_selects(bench: Path, pattern: str) -> bool:
 def relative_error(result: float, given: Input) -> float:
     """|result - S| / |S| as exact/exact_sum.cpp's relative_error() takes it: result - S exact, rounded once;
     the absolute error when S = 0; nan when the input held NaN or Inf; inf when the input is finite and
-    the result is not (0 when S itself rounds to that infinity)."""
+    the result is not (also where S itself rounds to that infinity)."""
     if given.saw_nan or given.saw_pos_inf or given.saw_neg_inf:
         return math.nan
     s = given.exact
     if not math.isfinite(result):
-        return 0.0 if result == s else math.inf
+        return math.inf
     try:
         error = float(abs(Fraction(result) - given.exact_sum))  # Fraction -> float rounds once, to nearest-even
     except OverflowError:

@@ -114,9 +114,8 @@ def describe_size(n: int, itemsize: int) -> str:
 
 def progress_line(counter: str, row: dict, itemsize: int) -> str:
     """One line per finished case, as the harness prints them (report/reporters.cpp: progress_line())."""
-    line = "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e" % (
-        counter, row["backend"], row["device"], describe_size(row["n"], itemsize), row["threads"], row["input"],
+    timing = f"batched x{row['batch']}" if row["timing"] == "batched" else row["timing"]
+    line = "%s %-36s %-10s %-13s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e" % (
+        counter, row["backend"], row["device"], timing, describe_size(row["n"], itemsize), row["threads"], row["input"],
         row["gbps"], row["time_ns_median"], row["rel_error"])
-    if row["timing"] == "batched":
-        line += f"  batched x{row['batch']}"
     return line + ("" if row["dtype"] == "f32" else f"  dtype={row['dtype']}")

@@ -53,10 +53,40 @@ FLOAT_FILES = {
     "npy_version9": b"\x93NUMPY\x09\x00" + b"\x00" * 8,
     "npy_magic_only": b"\x93NUMPY",
     "npy_odd_data": npy("<f4", "(1,)", f32(1) + b"\x00"),
+    "npy_double_quoted": npy("", "", f32(1, 2), header='{"descr": "<f4", "fortran_order": False, "shape": (2,)}'),
+    "npy_descr_twice": npy("", "", f32(1, 2), header="{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'descr': '<f4'}"),
     "raw_f32": f32(1, 2, 3, 4),
     "raw_f32_one": f32(0.1),
     "raw_odd_length": b"\x00\x00\x80\x3f\x00",
     "empty": b"",
+}
+
+# The dict of an .npy header alone (npy_header.cpp): what NumPy writes and reads, and each way
+# bench/npy_header.cpp refuses one.
+NPY_HEADERS = {
+    "numpy_writes": "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }" + " " * 60 + "\n",
+    "double_quotes": '{"descr": "<f8", "fortran_order": True, "shape": (2, 3)}',
+    "no_spaces": "{'descr':'<f2','fortran_order':False,'shape':()}",
+    "keys_reordered": "{'shape': (1, 2, 3,),\n 'descr': '<f4', 'fortran_order': False}",
+    "underscores": "{'descr': '<f4', 'fortran_order': False, 'shape': (1_000, 2)}",
+    "python2_long": "{'descr': '<f4', 'fortran_order': False, 'shape': (3L, 2L), }",
+    "quote_in_descr": "{'descr': \"a'b\", 'fortran_order': False, 'shape': (1,)}",
+    "descr_twice": "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), 'descr': '<f4'}",
+    "shape_twice": "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'shape': (6,)}",
+    "missing_order": "{'descr': '<f4', 'shape': (3,)}",
+    "extra_key": "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'x': 1}",
+    "not_a_tuple": "{'descr': '<f4', 'fortran_order': False, 'shape': (3)}",
+    "negative": "{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}",
+    "leading_zero": "{'descr': '<f4', 'fortran_order': False, 'shape': (03,)}",
+    "overflow": "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16)}",
+    "huge_number": "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,)}",
+    "escape": "{'descr': '<\\x66', 'fortran_order': False, 'shape': (1,)}",
+    "unterminated": "{'descr': '<f4, 'fortran_order': False, 'shape': (1,)}",
+    "nested": "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': ((1,),)}",
+    "trailing_text": "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} # comment",
+    "integer_order": "{'descr': '<f4', 'fortran_order': 0, 'shape': (1,)}",
+    "empty_dict": "{}",
+    "empty": "",
 }
 
 SIZES = {
@@ -106,6 +136,8 @@ def write(target, name, data):
 
 for name, data in FLOAT_FILES.items():
     write("float_file", name, data)
+for name, dict_text in NPY_HEADERS.items():
+    write("npy_header", name, dict_text)
 for name, spec in SIZES.items():
     write("sizes", name, spec)
 for name, args in COMMAND_LINES.items():

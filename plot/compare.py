@@ -21,12 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pandas as pd  # noqa: E402
 
+import markdown as md  # noqa: E402
 import shootout_csv as sc  # noqa: E402
 
 
 def one_machine(path: str, pick: list[str] | None, flag: str, args) -> tuple[pd.DataFrame, str]:
     df = sc.read_csvs([path])
     if pick:
+        refuse_ambiguous_names(df, pick, path, flag)
         chosen = df["machine"].isin(pick) | df["host"].isin(pick)
         if not chosen.any():
             raise sc.InputError(f"{path}: no rows match {flag} {' '.join(pick)} (machines present: "
@@ -47,6 +49,17 @@ def one_machine(path: str, pick: list[str] | None, flag: str, args) -> tuple[pd.
     label = f"{Path(path).name}: machine {machines[0]} (host {host})" + \
         (f", {cpu}" if cpu else "") + (f", {gpu}" if gpu else "")
     return speed, label
+
+
+def refuse_ambiguous_names(df: pd.DataFrame, names: list[str], path: str, flag: str) -> None:
+    """A name given that is the host name of several machines picks none of them: says so, and lists
+    them with their machine values."""
+    for name in names:
+        named = df[(df["machine"] == name) | (df["host"] == name)]
+        if named["machine"].nunique() > 1:
+            raise sc.InputError(f"{path}: {flag} {name} is ambiguous: it is the host name of "
+                                f"{named['machine'].nunique()} machines ({', '.join(describe_machines(named))}); "
+                                f"give one's machine value")
 
 
 def describe_machines(df: pd.DataFrame) -> list[str]:
@@ -96,12 +109,13 @@ def render(t: pd.DataFrame, label_a: str, label_b: str, markdown: bool) -> str:
     meaning = {"batched": "batched ×K = K calls back to back per timed region, time / K",
                "isolated": "isolated = one call per timed region"}
     present = [meaning[m] for m in sc.TIMINGS[::-1] if (t["timing"] == m).any()]
-    lines = [f"A = {label_a}", f"B = {label_b}", "timing: " + "; ".join(present), ""]
-    if markdown:
+    if markdown:  # every field read from the files as text that stays text
+        lines = [f"A = {md.text(label_a)}", f"B = {md.text(label_b)}", "timing: " + "; ".join(present), ""]
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "|".join("---" if i < 5 else "---:" for i in range(len(header))) + "|")
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        lines += ["| " + " | ".join(md.text(cell) for cell in r) + " |" for r in rows]
         return "\n".join(lines)
+    lines = [f"A = {label_a}", f"B = {label_b}", "timing: " + "; ".join(present), ""]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     left = 5  # text columns left-aligned, numbers right-aligned
 

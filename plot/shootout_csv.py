@@ -30,8 +30,10 @@ Rules (also in plot/README.md):
 
 from __future__ import annotations
 
+import csv
 import fnmatch
 import glob
+import io
 import json
 import math
 import sys
@@ -141,8 +143,10 @@ def reject(name: str, mask: pd.Series, text: pd.Series, what: str) -> None:
         raise InputError(f"{name} line {i + 2}: column {text.name} is not {what}: {text.iloc[i]!r}")
 
 
-WHOLE = r"\d+"
-NUMBER = r"[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|nan|inf)"  # as %g writes it, nan and inf too
+WHOLE = r"[0-9]+"  # ASCII digits: Python's \d takes every script's
+NUMBER = r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|nan|inf)"  # as %g writes it, nan and inf too
+# The largest whole number a column holds: a seed is any 64-bit value, the counts fit int64.
+WHOLE_MOST = {"seed": 2**64 - 1}
 
 
 def parse_numbers(df: pd.DataFrame, name: str, absent: Sequence[str] = ()) -> None:
@@ -159,14 +163,53 @@ def parse_numbers(df: pd.DataFrame, name: str, absent: Sequence[str] = ()) -> No
             raise InputError(f"{name} line {i + 2}: column {col} is empty" + (f" ({why})" if why else ""))
         if col in WHOLE_COLUMNS:
             reject(name, given & ~text.str.fullmatch(WHOLE), text, "a whole number")
-            df[col] = pd.to_numeric(text.where(given), errors="coerce")
-            if col in AT_LEAST_ONE:
-                reject(name, given & (df[col] < 1), text, "a whole number >= 1")
+            values = text.where(given, "0").map(int)  # exact: a float64 is not past 2^53
+            least = 1 if col in AT_LEAST_ONE else 0
+            reject(name, given & (values < least), text, f"a whole number >= {least}")
+            most = WHOLE_MOST.get(col, 2**63 - 1)
+            reject(name, values > most, text, f"a whole number <= {most}")
+            exact_type = "uint64" if most > 2**63 else "int64"
+            # An empty seed (a file input) reads 0; a column an older file lacks reads <NA>.
+            df[col] = (values.astype(exact_type) if col == "seed" or given.all()
+                       else values.astype({"int64": "Int64", "uint64": "UInt64"}[exact_type]).mask(~given))
             continue
         reject(name, given & ~text.str.lower().str.fullmatch(NUMBER), text, "a number")
-        df[col] = pd.to_numeric(text.where(given), errors="coerce")
+        df[col] = text.where(given).astype(float)  # Python's float(), correctly rounded: %.17g reads back exactly
         if col in POSITIVE_NUMBERS:
             reject(name, given & ~((df[col] > 0) & (df[col] < math.inf)), text, "a finite number > 0")
+
+
+def refuse_truncated_row(path: Path) -> None:
+    """Raises InputError naming the last row of a file that ends inside it: a run that stopped while
+    appending it (the harness ends every row with a newline). Such a row lacks its newline and ends
+    inside a quoted field or has fewer fields than the header; read as it is, its missing fields
+    would be blamed on an older accumulate_bench."""
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    text = data.decode("utf-8", errors="replace")
+    records = list(csv.reader(io.StringIO(text, newline="")))
+    if len(records) < 2:
+        return
+    inside_quotes = text.count('"') % 2 == 1  # quoting doubles every quote inside a field
+    fields, expected = len(records[-1]), len(records[0])
+    if inside_quotes or fields < expected:
+        where = "inside a quoted field" if inside_quotes else f"after {fields} of its {expected} fields"
+        raise InputError(f"{path} line {len(records)}: truncated: the file ends {where}, without a final "
+                         "newline (a run stopped while writing it); remove that line")
+
+
+def refuse_contradictory_errors(df: pd.DataFrame, name: str) -> None:
+    """Raises InputError for the first row whose rel_error contradicts itself: a negative one
+    (|result - exact| / |exact| is not), or 0 beside an infinite exact sum (an infinite result is
+    never exact: the harness writes inf there)."""
+    for bad, why in [(df["rel_error"] < 0, "a relative error is never negative"),
+                     (np.isinf(df["exact"]) & (df["rel_error"] == 0),
+                      "0 beside exact = {exact:g}: an infinite sum is never exact (the harness writes inf)")]:
+        if bad.any():
+            i = first_line(bad)
+            raise InputError(f"{name} line {i + 2}: column rel_error is {df['rel_error'].iloc[i]:g}: "
+                             + why.format(exact=df["exact"].iloc[i]))
 
 
 def read_csv(path: Path) -> pd.DataFrame:
@@ -176,6 +219,7 @@ def read_csv(path: Path) -> pd.DataFrame:
     try:
         if path.stat().st_size == 0:
             raise InputError(f"{name}: empty file (expected a header and data rows)")
+        refuse_truncated_row(path)
         df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
     except InputError:
         raise
@@ -215,6 +259,7 @@ def read_csv(path: Path) -> pd.DataFrame:
             raise InputError(f"{name} line {i + 2}: no values in the columns {', '.join(added)}: "
                              f"a row written by an older accumulate_bench (before {version}); re-run it")
     parse_numbers(df, name, absent)
+    refuse_contradictory_errors(df, name)
     for col in NONEMPTY:
         empty = df[col] == ""
         if empty.any():
@@ -240,9 +285,6 @@ def read_csv(path: Path) -> pd.DataFrame:
         raise InputError(f"{name} line {i + 2}: column timestamp is not an ISO-8601 time: "
                          f"{df['timestamp'].iloc[i]!r}")
     df["timestamp"] = stamps
-    df["seed"] = df["seed"].fillna(0)  # file inputs: no seed, 0
-    for col in WHOLE_COLUMNS:  # where a row leaves one empty (absent from an older file): <NA>
-        df[col] = df[col].astype("Int64" if df[col].isna().any() else "int64")
     df["host"] = df["host"].replace("", "unknown-host")
     df["series"] = series_name(df["backend"], df["dtype"])
     df["source"] = path.name

@@ -7,6 +7,7 @@ import math
 
 import pandas as pd
 
+import markdown as md
 import shootout_csv as sc
 import style
 
@@ -22,7 +23,7 @@ def scale_out_markdown(series: pd.DataFrame) -> list[str]:
             ["machine", "series", "timing", "axis", "n"], sort=True):
         cells = [f"{int(c)}: {sc.fmt_gbps(g)}" + (f" ({e:.0%})" if c > 1 and math.isfinite(e) else "")
                  for c, g, e in zip(r["count"], r["gbps"], r["efficiency"])]
-        lines.append(f"| {r['label'].iloc[0]} | `{name}` | {timing} | {axis} | {sc.fmt_n(n)} | "
+        lines.append(f"| {md.text(r['label'].iloc[0])} | {md.code(name)} | {md.text(timing)} | {md.text(axis)} | {sc.fmt_n(n)} | "
                      f"{'; '.join(cells)} |")
     return lines + [""]
 
@@ -31,7 +32,7 @@ def versions_line(rows: pd.DataFrame) -> str:
     """'version `v0.2-3-gabc1234` (120 rows), `v0.2-3-gabc1234-dirty` (3 rows)', or that the rows predate
     the column."""
     counts = rows["version"].replace("", "(none: written before the version column)").value_counts()
-    return ", ".join(f"`{v}` ({c} rows)" if not v.startswith("(") else f"{v} ({c} rows)" for v, c in counts.items())
+    return ", ".join(f"{md.code(v)} ({c} rows)" if not v.startswith("(") else f"{v} ({c} rows)" for v, c in counts.items())
 
 
 def above_ceiling_markdown(sp: pd.DataFrame) -> list[str]:
@@ -46,7 +47,8 @@ def above_ceiling_markdown(sp: pd.DataFrame) -> list[str]:
     lines += ["| machine | device | backend | n | timing | GB/s | ceiling GB/s | % of ceiling |",
               "|---|---|---|---|---|---|---|---|"]
     for _, r in above.iterrows():
-        lines.append(f"| {r['label']} | {r['device']} | `{r['series']}` | {sc.fmt_n(r['n'])} | {r['timing']} | "
+        lines.append(f"| {md.text(r['label'])} | {md.text(r['device'])} | {md.code(r['series'])} | {sc.fmt_n(r['n'])} | "
+                     f"{md.text(r['timing'])} | "
                      f"{sc.fmt_gbps(r['gbps'])} | {sc.fmt_gbps(r['ceiling'])} | {r['pct_ceiling']:.0f}% ⚠ |")
     return lines + [""]
 
@@ -62,7 +64,7 @@ def cost_model_markdown(cost: pd.DataFrame, machine: str, device: str, dtype: st
              "|fit / measured − 1|, median and worst over the sizes.", "",
              "| backend | t0 | r∞ GB/s | n½ | fit error (median, worst) | sizes |", "|---|---|---|---|---|---|"]
     for _, f in fits.iterrows():
-        name = f"`{f['series']}`" + (" (ceiling)" if f["role"] == "ceiling" else "")
+        name = md.code(f["series"]) + (" (ceiling)" if f["role"] == "ceiling" else "")
         lines.append(f"| {name} | {f['t0_ns'] / 1000:.3g} µs | {sc.fmt_gbps(f['r_inf'])} | "
                      f"{sc.fmt_bytes(f['n_half_bytes'])} ({f['n_half']:.3g} elements) | "
                      f"{f['median_error']:.1%}, {f['worst_error']:.1%} | {int(f['sizes'])} |")
@@ -73,7 +75,7 @@ def summary_markdown(t, files: list[str], filters: str) -> str:
     """The whole summary.md from the tables (tables.Tables)."""
     sp = sc.with_ceiling(t.speed, reference=t.speed_all)
     lines = ["# Accumulate shootout — summary", ""]
-    lines.append(f"From: {', '.join(files)}" + (f"  \nFilter: `{filters}`" if filters else ""))
+    lines.append(f"From: {', '.join(md.text(f) for f in files)}" + (f"  \nFilter: {md.code(filters)}" if filters else ""))
     lines += ["",
               "Rules: machines are told apart by the `machine` column; repeated measurements → "
               "the newest row; GB/s is the median over the inputs and seeds measured, at the "
@@ -95,10 +97,10 @@ def summary_markdown(t, files: list[str], filters: str) -> str:
                           key=lambda s: (sc.device_rank(s[0]), sc.rank(s[1], list(sc.DTYPE_BYTES))))
         for device, dtype in sections:
             rows = on[(on["device"] == device) & (on["dtype"] == dtype)]
-            lines.append(f"## {style.machine_title(rows, machine, device)} — {device}"
-                         + ("" if dtype == sc.DEFAULT_DTYPE else f" ({dtype})"))
+            lines.append(f"## {md.text(style.machine_title(rows, machine, device))} — {md.text(device)}"
+                         + ("" if dtype == sc.DEFAULT_DTYPE else f" ({md.text(dtype)})"))
             lines.append("")
-            lines.append(f"Machine `{machine}`; {sc.timing_note(rows)}; {sc.cache_note(rows)}; version "
+            lines.append(f"Machine {md.code(machine)}; {md.text(sc.timing_note(rows))}; {md.text(sc.cache_note(rows))}; version "
                          f"{versions_line(t.rows[(t.rows['machine'] == machine) & (t.rows['device'] == device)])}.")
             lines.append("")
             lines.append("| n | bytes | fastest backend | GB/s | % of ceiling | threads | timing "
@@ -115,9 +117,9 @@ def summary_markdown(t, files: list[str], filters: str) -> str:
                 acc, acc_err = most_accurate(t.errors, at.set_index("series")["gbps"], machine,
                                              device, dtype, n)
                 lines.append(
-                    f"| {sc.fmt_n(n)} | {sc.fmt_bytes(best['bytes'])} | `{best['series']}` | "
+                    f"| {sc.fmt_n(n)} | {sc.fmt_bytes(best['bytes'])} | {md.code(best['series'])} | "
                     f"{sc.fmt_gbps(best['gbps'])} | {pct_text} | {int(best['threads'])} | "
-                    f"{sc.timing_short(at[at['series'] == best['series']])} | "
+                    f"{md.text(sc.timing_short(at[at['series'] == best['series']]))} | "
                     f"{acc} | {acc_err} |")
             lines.append("")
             lines += cost_model_markdown(t.cost, machine, device, dtype)
@@ -145,9 +147,9 @@ def most_accurate(err: pd.DataFrame, gbps: pd.Series, machine: str, device: str,
     top = per.iloc[0]
     ties = per[per["worst"] == top["worst"]].index.tolist()
     if len(ties) == 1:
-        name = f"`{ties[0]}`"
+        name = md.code(ties[0])
     elif len(ties) <= 3:
-        name = ", ".join(f"`{b}`" for b in ties) + " (tied)"
+        name = ", ".join(md.code(b) for b in ties) + " (tied)"
     else:
-        name = f"`{ties[0]}` (+{len(ties) - 1} tied)"
+        name = f"{md.code(ties[0])} (+{len(ties) - 1} tied)"
     return name, sc.fmt_error(float(top["worst"]))

@@ -1,6 +1,7 @@
 #include "report/reporters.hpp"
 
 #include "report/size_text.hpp"
+#include "report/utf8.hpp"
 
 #include <bit>
 #include <cmath>
@@ -19,27 +20,6 @@ std::string quote_csv(const std::string& field) {
     std::string quoted = "\"";
     for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     return quoted + "\"";
-}
-
-// The length of the well-formed UTF-8 sequence that starts at text[i] (Unicode's table 3-7), or 0
-// when none does: a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = byte(i);
-    if (lead < 0x80) return 1;
-    std::size_t length = 0;
-    unsigned char second_low = 0x80, second_high = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
-    else if (lead == 0xe0) length = 3, second_low = 0xa0;
-    else if (lead >= 0xe1 && lead <= 0xef) length = 3, second_high = lead == 0xed ? 0x9f : 0xbf;
-    else if (lead == 0xf0) length = 4, second_low = 0x90;
-    else if (lead >= 0xf1 && lead <= 0xf3) length = 4;
-    else if (lead == 0xf4) length = 4, second_high = 0x8f;
-    else return 0;
-    if (i + length > text.size() || byte(i + 1) < second_low || byte(i + 1) > second_high) return 0;
-    for (std::size_t k = 2; k < length; ++k)
-        if ((byte(i + k) & 0xc0) != 0x80) return 0;
-    return length;
 }
 
 }  // namespace
@@ -70,6 +50,12 @@ std::string quote_json(std::string_view text) {
     return quoted + "\"";
 }
 
+std::string json_whole(std::uint64_t value) {
+    constexpr std::uint64_t kLargestExact = std::uint64_t{1} << 53;  // a double, JavaScript's number, holds every whole number up to it
+    const std::string digits = std::to_string(value);
+    return value <= kLargestExact ? digits : quote_json(digits);
+}
+
 std::string json_number(double value) {
     if (std::isnan(value)) return "\"nan\"";
     if (std::isinf(value)) return value > 0 ? "\"inf\"" : "\"-inf\"";
@@ -84,9 +70,13 @@ struct Column {
     std::string csv, json;
 };
 
-Column text(const char* name, const std::string& value) { return {{name, ColumnKind::text}, value, quote_json(value)}; }
+// Text is valid UTF-8 in both files, with U+FFFD for each byte that is not: pandas refuses a whole
+// file for one such byte.
+Column text(const char* name, const std::string& value) {
+    return {{name, ColumnKind::text}, valid_utf8(value), quote_json(value)};
+}
 Column whole(const char* name, std::uint64_t value) {
-    return {{name, ColumnKind::whole}, std::to_string(value), std::to_string(value)};
+    return {{name, ColumnKind::whole}, std::to_string(value), json_whole(value)};
 }
 Column real(const char* name, double value, const char* csv_pattern) {
     return {{name, ColumnKind::real, csv_pattern}, format_number(csv_pattern, value), json_number(value)};
@@ -101,9 +91,9 @@ std::vector<Column> columns(const Measurement& m) {
         text("timestamp", m.timestamp), text("host", m.host), text("cpu", m.cpu), text("gpu", m.gpu),
         text("compiler", m.compiler), text("build", m.build), text("backend", m.backend), text("device", m.device),
         whole("threads", static_cast<std::uint64_t>(m.threads)), text("input", m.input),
-        {{"seed", ColumnKind::whole, nullptr, true}, m.seed ? std::to_string(*m.seed) : "", m.seed ? std::to_string(*m.seed) : "null"},
+        {{"seed", ColumnKind::whole, nullptr, true}, m.seed ? std::to_string(*m.seed) : "", m.seed ? json_whole(*m.seed) : "null"},
         whole("n", m.n), whole("bytes", m.bytes), real("gbps", m.gbps, "%.6g"),
-        real("time_ns_median", m.time_ns_median, "%.1f"), real("time_ns_min", m.time_ns_min, "%.1f"),
+        real("time_ns_median", m.time_ns_median, "%.17g"), real("time_ns_min", m.time_ns_min, "%.17g"),
         whole("iterations", static_cast<std::uint64_t>(m.iterations)), real("result", m.result, "%.17g"),
         real("exact", m.exact, "%.17g"), real("rel_error", m.rel_error, "%.17g"),
         {{"peak_gbps", ColumnKind::real, "%.6g", true}, m.peak_gbps > 0 ? format_number("%.6g", m.peak_gbps) : "",
@@ -218,10 +208,18 @@ std::string progress_counter(std::size_t index, std::size_t total) {
 }
 
 std::string progress_line(std::size_t index, std::size_t total, const Measurement& m) {
-    char line[512];
-    std::snprintf(line, sizeof line, "%s %-36s %-8s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %.3e",
-                  progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), describe_size(m.n, m.dtype).c_str(),
-                  m.threads, m.input.c_str(), m.gbps, m.time_ns_median, m.rel_error);
+    // Widths that keep the columns under each other: the longest backend name (36 characters,
+    // cuda/ladder/07-first-add-during-load), device ("vulkan+h2d") and timing ("batched x1024").
+    const std::string timing = m.timing == "batched" ? "batched x" + std::to_string(m.batch) : m.timing;
+    auto print = [](auto... values) {  // the whole line, however long a file input's name is
+        const char* pattern = "%s %-36s %-10s %-13s n=%-16s threads=%-3d %-8s %9.2f GB/s  median %11.1f ns  rel.error %s";
+        std::string text(static_cast<std::size_t>(std::snprintf(nullptr, 0, pattern, values...)), '\0');
+        std::snprintf(text.data(), text.size() + 1, pattern, values...);
+        return text;
+    };
+    const std::string line = print(progress_counter(index, total).c_str(), m.backend.c_str(), m.device.c_str(), timing.c_str(),
+                                   describe_size(m.n, m.dtype).c_str(), m.threads, m.input.c_str(), m.gbps, m.time_ns_median,
+                                   format_number("%.3e", m.rel_error).c_str());
     // Only where there is more than one: the lines of one-GPU, one-process runs stay as they were.
     std::string more = m.gpus > 1 ? "  gpus=" + std::to_string(m.gpus) : "";
     if (m.dtype != ElementType::f32) more += "  dtype=" + std::string(to_string(m.dtype));

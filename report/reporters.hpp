@@ -34,6 +34,9 @@ std::string csv_row(const Measurement& m);
 // a number ("nan", "inf" and "-inf" as strings: JSON has no such numbers).
 std::string quote_json(std::string_view text);
 std::string json_number(double value);
+// A JSON value of a whole number: a number up to 2^53, a string above it (a JavaScript reader's
+// numbers are doubles, which hold every whole number only up to 2^53).
+std::string json_whole(std::uint64_t value);
 
 // Splits one CSV line, undoing the quoting csv_row() applies.
 std::vector<std::string> split_csv_row(std::string_view line);
@@ -118,7 +121,8 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(const OutputPaths& paths);
 // "[3/40]", or "[3]" when the total is 0: not known, because a --benchmark_filter is set.
 std::string progress_counter(std::size_t index, std::size_t total);
 
-// One line per finished measurement.
+// One line per finished measurement, its columns under each other for every backend, device and
+// timing ("isolated", or "batched x64": K calls per timed region).
 std::string progress_line(std::size_t index, std::size_t total, const Measurement& m);
 
 }  // namespace shootout

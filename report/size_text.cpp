@@ -3,10 +3,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace shootout {
 
 std::string format_number(const char* pattern, double value) {
+    // One spelling of NaN in every file and line: printf writes a NaN with its sign bit set "-nan"
+    // (glibc; "-nan(ind)" in Windows' C library), and x86 makes such NaNs (inf - inf).
+    if (std::isnan(value)) value = std::numeric_limits<double>::quiet_NaN();
     char text[64];
     std::snprintf(text, sizeof text, pattern, value);
     return text;

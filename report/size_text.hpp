@@ -14,7 +14,7 @@ std::string describe_size(std::uint64_t n, ElementType type = ElementType::f32);
 // "1.5 GiB"
 std::string gib(double bytes);
 
-// One number through a printf pattern ("%.6g").
+// One number through a printf pattern ("%.6g"); a NaN is "nan" whatever its sign.
 std::string format_number(const char* pattern, double value);
 
 }  // namespace shootout

@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 CPU_SUITES=(harness_tests cpu_backends_test cpu_accuracy_test exact_backends_test)
-FUZZ_TARGETS=(sizes command_line float_file)
+FUZZ_TARGETS=(sizes command_line float_file npy_header)
 
 # The fuzz preset's compiler, its libFuzzer runtime, and the OpenMP runtime CMake needs for it.
 BUILD_PACKAGES[clang-16]="command -v clang++-16"

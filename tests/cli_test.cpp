@@ -102,7 +102,7 @@ TEST(CommandLine, EveryOption) {
     EXPECT_EQ(o.json_path, "a.json");
     EXPECT_EQ(o.benchmark_flags, std::vector<std::string>{"--benchmark_repetitions=3"});
     EXPECT_TRUE(parse({"--machine"}).machine);
-    EXPECT_EQ(parse({"--input=file:/tmp/x.npy"}).input.label(), "file:x.npy");
+    EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).input.label().ends_with("/x.npy"));  // its whole path: inputs_test
     EXPECT_TRUE(parse({"--input=file:/tmp/x.npy"}).sizes.empty());
 }
 

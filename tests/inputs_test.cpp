@@ -259,7 +259,7 @@ TEST_F(InputFiles, NpyShapeMustMatchItsData) {
     expect_error(write("short.npy", npy("<f4", floats({1.0f, 2.0f}))), "shape (3,) holds 3 values but its data holds 2");
     expect_error(write("long.npy", npy("<f4", floats({1.0f, 2.0f, 4.0f, 8.0f}))), "shape (3,) holds 3 values but its data holds 4");
     expect_error(write("matrix.npy", npy("<f4", floats({1.0f, 2.0f, 4.0f}), "(2, 2)")), "shape (2, 2) holds 4 values but its data holds 3");
-    expect_error(write("bad_shape.npy", npy("<f4", floats({1.0f}), "(x,)")), "shape (x,) is not a tuple of sizes");
+    expect_error(write("bad_shape.npy", npy("<f4", floats({1.0f}), "(x,)")), "shape (x,) that is not a tuple of sizes");
     EXPECT_EQ(read_values(write("matrix_ok.npy", npy("<f4", floats({1, 2, 3, 4, 5, 6}), "(2, 3)"))).size(), 6u);
     EXPECT_EQ(read_values(write("scalar.npy", npy("<f4", floats({7.0f}), "()"))), std::vector<float>{7.0f});
 }
@@ -274,8 +274,47 @@ TEST_F(InputFiles, NpyHeadersOfAMegabyteAreRead) {
     const std::string wide_shape = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::string(1 << 20, ' ') + "3,), }\n";
     EXPECT_EQ(read_values(write("wide_shape.npy", npy2(wide_shape, floats({1.0f, 2.0f, 4.0f})))),
               (std::vector<float>{1.0f, 2.0f, 4.0f}));
-    const std::string long_descr = "{'descr': '" + std::string(1 << 20, 'f') + "', 'shape': (1,), }\n";
+    const std::string long_descr = "{'descr': '" + std::string(1 << 20, 'f') + "', 'fortran_order': False, 'shape': (1,), }\n";
     expect_error(write("long_descr.npy", npy2(long_descr, floats({1.0f}))), "holds dtype 'fff");
+}
+
+// The header is read as NumPy reads it: keys in double quotes are keys, and a key given twice is
+// refused (NumPy takes its last value: a reader taking the first would sum the data as float64).
+TEST_F(InputFiles, NpyHeadersAreReadAsNumPyReadsThem) {
+    auto npy_with = [](const std::string& dict, const std::string& data) {
+        std::string header = dict;
+        header.resize(((10 + header.size() + 1 + 63) / 64) * 64 - 10 - 1, ' ');
+        header += '\n';
+        return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size() & 0xff) +
+               static_cast<char>(header.size() >> 8) + header + data;
+    };
+    EXPECT_EQ(read_values(write("double_quoted.npy", npy_with("{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (2,)}",
+                                                              floats({1.0f, 2.0f})))),
+              (std::vector<float>{1.0f, 2.0f}));
+    expect_error(write("twice.npy", npy_with("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'descr': '<f4'}",
+                                             floats({1.0f, 2.0f}))),
+                 "the .npy header gives 'descr' twice");
+}
+
+// Two files of one name in two folders are two inputs, and one file is one input however its path
+// is spelled: the label is the absolute path, links resolved, each byte kept (escaped where it is
+// not printable UTF-8).
+TEST_F(InputFiles, FileLabelsNameOneFileEach) {
+    std::filesystem::create_directories(dir / "a");
+    std::filesystem::create_directories(dir / "b");
+    InputSpec a, b, relative, linked, odd;
+    a.file = write("a/same.f32", floats({1.0f}));
+    b.file = write("b/same.f32", floats({2.0f}));
+    EXPECT_NE(a.label(), b.label());
+    EXPECT_EQ(a.label(), "file:" + std::filesystem::weakly_canonical(a.file).generic_string());
+    EXPECT_TRUE(a.label().ends_with("/a/same.f32")) << a.label();
+    relative.file = std::filesystem::relative(a.file).string();
+    EXPECT_EQ(relative.label(), a.label()) << relative.file;
+    linked.file = (dir / "link.f32").string();
+    std::filesystem::create_symlink(a.file, linked.file);
+    EXPECT_EQ(linked.label(), a.label());
+    odd.file = write("odd\xff\\name\n.f32", floats({3.0f}));
+    EXPECT_TRUE(odd.label().ends_with("/odd\\xff\\\\name\\x0a.f32")) << odd.label();
 }
 
 TEST_F(InputFiles, OnlyRegularFilesAreRead) {

@@ -190,12 +190,6 @@ TEST(Csv, NonFiniteErrorsAreWrittenAsNanAndInf) {
     EXPECT_EQ(split_csv_row(csv_row(m))[19], "inf");
 }
 
-TEST(Csv, NewlinesAndOddBytesInAFieldRoundTrip) {
-    Measurement m = sample();
-    m.input = "file:two\nlines\r\xff.f32";
-    EXPECT_EQ(split_csv_row(csv_row(m))[9], m.input);
-}
-
 TEST_F(Files, CsvAppendingWritesOneHeader) {
     const std::string csv = path("a.csv");
     CsvReporter(csv).report(sample());

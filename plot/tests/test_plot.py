@@ -866,13 +866,97 @@ def test_compare_needs_a_machine_when_a_file_holds_several(tmp_path):
             "ws-ryzen-3f9a0c71 (host ws-ryzen)); pick one with --machine-a") in result.stderr
     result = run("compare.py", both, XEON, "--machine-a", "ws-ryzen")  # a host name of one machine
     assert result.returncode == 0, result.stderr
-    # two machines named "vm": the host name does not pick one, the machine value does
+    # two machines named "vm": the host name does not pick one, and says so; the machine value does
     result = run("compare.py", VM, XEON, "--machine-a", "vm")
     assert result.returncode == 2
-    assert f"rows from several machines ({VM_INTEL} (host vm), {VM_AMD} (host vm))" in result.stderr
+    assert (f"vm.csv: --machine-a vm is ambiguous: it is the host name of 2 machines ({VM_INTEL} (host vm), "
+            f"{VM_AMD} (host vm)); give one's machine value") in result.stderr
     result = run("compare.py", VM, XEON, "--machine-a", VM_AMD, "--backend", "cpu/serial/kahan")
     assert result.returncode == 0, result.stderr
     assert f"A = vm.csv: machine {VM_AMD} (host vm), AMD EPYC" in result.stdout
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"rel_error": "-0.5"}, "line 3: column rel_error is -0.5: a relative error is never negative"),
+    ({"exact": "inf", "rel_error": "0"}, "line 3: column rel_error is 0: 0 beside exact = inf: an infinite sum is "
+                                         "never exact"),
+    ({"exact": "-inf", "rel_error": "0", "result": "-inf"}, "line 3: column rel_error is 0: 0 beside exact = -inf"),
+])
+def test_a_relative_error_that_contradicts_itself_is_refused(tmp_path, changes, message):
+    """A -0.5 error would win 'most accurate'; 0 beside an infinite exact sum calls an overflow exact."""
+    path = F64
+    for column, value in changes.items():
+        path = with_value(tmp_path, column, value, src=path)
+    result = run("plot.py", path, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"{path} {message}" in result.stderr
+    # An infinite error beside an infinite sum is what the harness writes: read.
+    assert not sc.read_csvs([str(with_value(tmp_path, "rel_error", "inf", src=with_value(tmp_path, "exact", "inf")))]).empty
+
+
+@pytest.mark.parametrize("cut", ["fields", "quote"])
+def test_a_truncated_last_row_is_named_truncated(tmp_path, cut):
+    """A run stopped while appending: the last row lacks its newline and fields, which an older
+    harness's rows lack too; the message says which it is."""
+    lines = H100.read_text().splitlines()
+    last = lines[-1]
+    if cut == "fields":
+        last = last[:last.index(",", len(last) // 2)]
+    else:
+        last = last.rsplit(",", 2)[0] + ',"half a quoted'
+    path = tmp_path / "cut.csv"
+    path.write_text("\n".join(lines[:-1] + [last]))
+    result = run("plot.py", path, "--out", tmp_path / "out")
+    assert result.returncode == 2, result.stderr
+    assert f"cut.csv line {len(lines)}: truncated: the file ends " in result.stderr
+    assert "older accumulate_bench" not in result.stderr and "Traceback" not in result.stderr
+    path.write_text("\n".join(lines))  # whole, without its final newline: read
+    assert len(sc.read_csvs([str(path)])) == len(lines) - 1
+
+
+# Fields that would be markup: a heading, table cells, code spans, HTML.
+HOSTILE = {"host": "ws\n# Injected heading | cell", "machine": "m`a|c\nhi<b>ne</b>",
+           "cpu": "<script>alert(1)</script>", "backend_suffix": "|`odd` *x*_[y](z)"}
+
+
+def hostile_csv(tmp: Path) -> Path:
+    def change(row):
+        return {**row, "host": HOSTILE["host"], "machine": HOSTILE["machine"], "cpu": HOSTILE["cpu"],
+                "backend": row["backend"] + HOSTILE["backend_suffix"]}
+    return rewrite(RYZEN, tmp / "hostile.csv", change=change, columns=RYZEN.read_text().splitlines()[0].split(","))
+
+
+def check_markdown(text: str) -> None:
+    """No field became markup: no heading of its own, no HTML outside code spans (which show it as
+    text), and every table row has its header's cells (a | inside a field is escaped)."""
+    outside_code = re.sub(r"(`+)(?!`).*?(?<!`)\1(?!`)", "", text)
+    assert "<script>" not in outside_code and "<b>" not in outside_code
+    assert "# Injected" not in [line.lstrip("#").strip()[:10] for line in text.splitlines()]
+    assert not any(line.startswith("# Injected") for line in text.splitlines())
+    cells = None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            cells = None
+            continue
+        count = len(re.split(r"(?<!\\)\|", line)) - 2
+        cells = cells or count
+        assert count == cells, line
+
+
+def test_summary_escapes_every_field_it_prints(tmp_path):
+    result = run("plot.py", hostile_csv(tmp_path), "--out", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "out" / "summary.md").read_text()
+    check_markdown(text)
+    assert "&lt;script&gt;" in text and "\\x0a\\# Injected heading \\| cell" in text
+    assert "``m`a\\|c\\x0ahi<b>ne</b>``" in text  # a code span: HTML in it is shown, not run
+
+
+def test_compare_markdown_escapes_every_field_it_prints(tmp_path):
+    result = run("compare.py", hostile_csv(tmp_path), XEON, "--markdown")
+    assert result.returncode == 0, result.stderr
+    check_markdown(result.stdout)
+    assert "cpu/serial/kahan\\|\\`odd\\` \\*x\\*\\_\\[y\\](z)" in result.stdout
 
 
 def test_no_csv_under_results_gives_its_message(tmp_path, monkeypatch):
