@@ -93,7 +93,7 @@ def check_threads(bench, check):
             continue  # not in this build (oneTBB), said so
         check(re.search(rf"\] {re.escape(backend)}/n:65536/[^\n]*/threads:8: skipped: ", out),
               f"under prlimit --nproc, {backend} at 8 threads is not skipped naming why")
-        check(re.search(rf"\] {re.escape(backend)} +cpu +n=2\^16 [^\n]* threads=2 ", out),
+        check(re.search(rf"\] {re.escape(backend)} +cpu +isolated +n=2\^16 [^\n]* threads=2 ", out),
               f"under prlimit --nproc, {backend} at 2 threads is not measured")
     return None
 
