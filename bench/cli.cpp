@@ -439,11 +439,14 @@ void initialize_benchmark(const std::string& program, const std::vector<std::str
     // negates): a filter it cannot compile would match nothing, after every input had been made.
     std::string filter = benchmark::GetBenchmarkFilter();
     if (filter.starts_with('-')) filter.erase(0, 1);
-    try {
-        const std::regex compiled(filter, std::regex::extended);
-    } catch (const std::regex_error& e) {
-        throw UsageError("--benchmark_filter=" + benchmark::GetBenchmarkFilter() +
-                         ": not a regular expression Google Benchmark reads (POSIX extended): " + e.what());
+    // An empty filter is no regex at all: the library runs every case (and libc++ refuses an empty ERE).
+    if (!filter.empty()) {
+        try {
+            const std::regex compiled(filter, std::regex::extended);
+        } catch (const std::regex_error& e) {
+            throw UsageError("--benchmark_filter=" + benchmark::GetBenchmarkFilter() +
+                             ": not a regular expression Google Benchmark reads (POSIX extended): " + e.what());
+        }
     }
 }
 
