@@ -68,7 +68,8 @@ if [[ -n $missing ]]; then
     echo "$missing" >&2
     exit 1
 fi
-for p in "$out"/accumulate_bench "$out"/*_test "$out"/*_tests; do
+for p in "${programs[@]}"; do
+    p=$out/$(basename "$p")
     readelf -d "$p" | grep -q 'R.*PATH.*\$ORIGIN' || { echo "bundle.sh: $p lacks RUNPATH \$ORIGIN" >&2; exit 1; }
 done
 echo "bundle.sh: $(ls "$out" | wc -l) files, $(du -sh "$out" | cut -f1) in $out:"
