@@ -65,28 +65,66 @@ struct MagnitudeRange {
     std::uint32_t largest, smallest_nonzero;  // smallest_nonzero: 0xffffffff when every x is 0
 };
 
+// Step 1 reads magnitudes as bit patterns in unsigned lanes: floats (float16 widened) as floats'
+// 32 bits; bfloat16 as its own 16 bits, a float's upper half: twice the values a vector and no
+// widening (abs, max, subtract and min a vector, against two widening operations more for half as
+// many values).
+template <class Isa, class T>
+struct MagnitudeLanes {
+    static constexpr bool kPatterns = std::is_same_v<T, BFloat16>;  // its own 16 bits
+    using Lane = std::conditional_t<kPatterns, std::uint16_t, std::uint32_t>;
+    static constexpr int kShift = kPatterns ? 16 : 0;  // a lane's pattern, shifted this far left, is a float's
+    static auto load(const T* p) {
+        if constexpr (kPatterns) return Isa::magnitude_bits16(Isa::load_bits(p));
+        else return Isa::magnitude_bits(Isa::load(p));
+    }
+    static auto load_first(const T* p, std::size_t count) {
+        if constexpr (kPatterns) return Isa::magnitude_bits16(Isa::load_first_bits(p, count));
+        else return Isa::magnitude_bits(Isa::load_first(p, count));
+    }
+    template <class Fixed>
+    static Fixed max(Fixed a, Fixed b) {
+        if constexpr (kPatterns) return Isa::max_u16(a, b);
+        else return Isa::max_u32(a, b);
+    }
+    template <class Fixed>
+    static Fixed min(Fixed a, Fixed b) {
+        if constexpr (kPatterns) return Isa::min_u16(a, b);
+        else return Isa::min_u32(a, b);
+    }
+    template <class Fixed>
+    static Fixed minus_one(Fixed v) {
+        if constexpr (kPatterns) return Isa::minus_one16(v);
+        else return Isa::minus_one(v);
+    }
+};
+
 template <class Isa, Loop L, class T>
 [[gnu::always_inline]] inline MagnitudeRange magnitude_range(const T* x, std::size_t n) {
     using Fixed = typename Isa::Fixed;
-    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
+    using M = MagnitudeLanes<Isa, T>;
+    using Lane = typename M::Lane;
+    constexpr std::size_t lanes = sizeof(Fixed) / sizeof(Lane);
     // below[a] keeps bits - 1, so that a zero wraps to the top and is never the smallest.
     Fixed largest[L.accumulators], below[L.accumulators];
-    for (int a = 0; a < L.accumulators; ++a) largest[a] = Fixed{}, below[a] = Isa::minus_one(Fixed{});
-    for_each_vector<lanes, L>(x, n, load<Isa>, load_first<Isa>, [&](int a, typename Isa::Floats v) {
-        const Fixed bits = Isa::magnitude_bits(v);
-        largest[a] = Isa::max_u32(largest[a], bits);
-        below[a] = Isa::min_u32(below[a], Isa::minus_one(bits));
-    });
-    std::uint32_t top[lanes], bottom[lanes];
-    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return Isa::max_u32(a, b); }));
-    Isa::store(bottom, tree_sum(below, [](Fixed a, Fixed b) { return Isa::min_u32(a, b); }));
-    MagnitudeRange range{0, 0xffffffffu};
+    for (int a = 0; a < L.accumulators; ++a) largest[a] = Fixed{}, below[a] = M::minus_one(Fixed{});
+    for_each_vector<lanes, L>(
+        x, n, [](const T* p) { return M::load(p); }, [](const T* p, std::size_t count) { return M::load_first(p, count); },
+        [&](int a, Fixed bits) {
+            largest[a] = M::max(largest[a], bits);
+            below[a] = M::min(below[a], M::minus_one(bits));
+        });
+    Lane top[lanes], bottom[lanes];
+    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return M::max(a, b); }));
+    Isa::store(bottom, tree_sum(below, [](Fixed a, Fixed b) { return M::min(a, b); }));
+    constexpr Lane none = static_cast<Lane>(~Lane{0});
+    Lane most = 0, least = none;
     for (std::size_t l = 0; l < lanes; ++l) {
-        range.largest = top[l] > range.largest ? top[l] : range.largest;
-        range.smallest_nonzero = bottom[l] < range.smallest_nonzero ? bottom[l] : range.smallest_nonzero;
+        most = top[l] > most ? top[l] : most;
+        least = bottom[l] < least ? bottom[l] : least;
     }
-    range.smallest_nonzero += range.smallest_nonzero != 0xffffffffu;
-    return range;
+    return {static_cast<std::uint32_t>(most) << M::kShift,
+            least == none ? 0xffffffffu : static_cast<std::uint32_t>(least + 1u) << M::kShift};
 }
 
 // Adds the accumulators' lanes to `sum`'s digits as integers of 2^lsb: each lane less the
@@ -102,34 +140,6 @@ template <class Isa, int Accumulators, class Fixed = typename Isa::Fixed>
     std::uint64_t lane[fixed_lanes];
     Isa::store(lane, total);
     for (std::uint64_t value : lane) exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), lsb);
-}
-
-// The same range of bfloat16 values from their 16-bit patterns, a float's upper halves: twice the
-// values a vector, and no widening (abs, max, subtract and min per vector, against two widening
-// operations more for half as many floats).
-template <class Isa, Loop L>
-[[gnu::always_inline]] inline MagnitudeRange magnitude_range(const BFloat16* x, std::size_t n) {
-    using Fixed = typename Isa::Fixed;
-    constexpr std::size_t lanes = sizeof(Fixed) / sizeof(std::uint16_t);
-    Fixed largest[L.accumulators], below[L.accumulators];  // below: bits - 1, as in the floats' range
-    for (int a = 0; a < L.accumulators; ++a) largest[a] = Fixed{}, below[a] = Isa::minus_one16(Fixed{});
-    for_each_vector<lanes, L>(
-        x, n, [](const BFloat16* p) { return Isa::load_bits(p); },
-        [](const BFloat16* p, std::size_t count) { return Isa::load_first_bits(p, count); },
-        [&](int a, Fixed v) {
-            const Fixed bits = Isa::magnitude_bits16(v);
-            largest[a] = Isa::max_u16(largest[a], bits);
-            below[a] = Isa::min_u16(below[a], Isa::minus_one16(bits));
-        });
-    std::uint16_t top[lanes], bottom[lanes];
-    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return Isa::max_u16(a, b); }));
-    Isa::store(bottom, tree_sum(below, [](Fixed a, Fixed b) { return Isa::min_u16(a, b); }));
-    std::uint32_t most = 0, least = 0xffffu;
-    for (std::size_t l = 0; l < lanes; ++l) {
-        most = top[l] > most ? top[l] : most;
-        least = bottom[l] < least ? bottom[l] : least;
-    }
-    return {most << 16, least == 0xffffu ? 0xffffffffu : (least + 1) << 16};
 }
 
 // One level: adds the floats of x[0, n) (float16 or bfloat16 values widened) inside the window
