@@ -163,7 +163,7 @@ struct Avx2 {
 //        are latency-bound, and an FMA's 4 cycles against an add's 2 lengthen them (61 -> 56 GB/s).
 //   exact: its 64-bit integer adds take one cycle: 2 accumulators (4 registers) beside its window
 //        constants; level 0 prefetches 4 KiB ahead, later levels read L1 and prefetch nothing
-//        (simd_exact.hpp).
+//        (simd_exact.hpp); float16's one read is level 0's loop, not tuned apart.
 struct Avx2Policy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 8192};

@@ -167,7 +167,7 @@ struct Avx512 {
 //        L3 (4 KiB), 47 -> 51 at 2^24 (8 KiB).
 //   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
 //        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
-//        nothing (simd_exact.hpp).
+//        nothing (simd_exact.hpp); float16's one read is level 0's loop, not tuned apart.
 struct Avx512Policy {
     static constexpr Loop f32{.accumulators = 8};
     static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 8192};
