@@ -185,48 +185,6 @@ TEST_P(EveryDoubleKernel, NanAndInfinityPropagate) {
 INSTANTIATE_TEST_SUITE_P(Kernels, EveryDoubleKernel, ::testing::ValuesIn(kDoubleKernels),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// The float16 widening kernels the exact backends run (simd::Best::widen_f16), called directly: every
-// float16 pattern, from every start off the vector alignment, to every length below one vector
-// past it, and nothing written past the end.
-struct WidenKernel {
-    const char* name;
-    std::optional<std::string> (*unavailable)();
-    simd::WidenFloat16 widen;
-};
-void PrintTo(const WidenKernel& kernel, std::ostream* os) { *os << kernel.name; }
-
-const WidenKernel kWidenKernels[] = {
-    {"widen_avx2", simd::avx2_unavailable, simd::widen_avx2},
-    {"widen_avx512", simd::avx512_unavailable, simd::widen_avx512},
-    {"widen_neon", simd::neon_unavailable, simd::widen_neon},
-};
-
-class EveryWidenKernel : public ::testing::TestWithParam<WidenKernel> {
-protected:
-    void SetUp() override {
-        if (auto why = GetParam().unavailable()) GTEST_SKIP() << *why;
-    }
-};
-
-TEST_P(EveryWidenKernel, WidensEveryPatternAnyStartAnyLength) {
-    std::vector<Float16> halves(0x10000 + 40);
-    for (std::size_t i = 0; i < halves.size(); ++i) halves[i] = Float16::from_bits(static_cast<std::uint16_t>(i));
-    for (std::size_t start = 0; start < 3; ++start)
-        for (std::size_t n : {std::size_t{0x10000}, std::size_t{1}, std::size_t{7}, std::size_t{15}, std::size_t{17}, std::size_t{33}}) {
-            std::vector<float> out(n + 1, 42.0f);
-            GetParam().widen(halves.data() + start, n, out.data());
-            for (std::size_t i = 0; i < n; ++i) {
-                const float want = halves[start + i];
-                ASSERT_TRUE(std::isnan(want) ? std::isnan(out[i]) : out[i] == want && std::signbit(out[i]) == std::signbit(want))
-                    << "start " << start << " n " << n << " element " << i;
-            }
-            EXPECT_EQ(out[n], 42.0f) << "written past the end: start " << start << " n " << n;
-        }
-}
-
-INSTANTIATE_TEST_SUITE_P(Kernels, EveryWidenKernel, ::testing::ValuesIn(kWidenKernels),
-                         [](const auto& info) { return std::string(info.param.name); });
-
 // At one thread and below one chunk (balanced_chunks.hpp), cpu/pool/simd is one call of the best
 // double kernel: bit for bit its sum.
 TEST(CpuElementTypes, PoolSimdSumsDoublesWithTheBestDoubleKernel) {

@@ -553,6 +553,57 @@ TEST(ExactKernels, EveryKernelThisCpuRunsGivesTheSameBits) {
     }
 }
 
+// The same for float16 and bfloat16 input, at a size past two of float16's chunks (2^20 values in
+// its one window, simd_exact.hpp): the hard inputs; the largest value with both signs, whose int64
+// lanes then pass 2^52 in a chunk; a NaN or an infinity in a later chunk, which that chunk then
+// takes in levels, and both infinities in different chunks.
+TEST(ExactKernels, EverySixteenBitKernelThisCpuRunsGivesTheSameBits) {
+    const auto check = [&]<class T>(std::type_identity<T>) {
+        SCOPED_TRACE(std::string(to_string(element_type_of<T>)));
+        struct Kernel {
+            const char* name;
+            void (*accumulate)(const T*, std::size_t, exact::Sum<float>&);
+            std::optional<std::string> (*unavailable)();
+        };
+        const Kernel kernels[] = {{"scalar", simd::accumulate_exact_scalar, [] { return std::optional<std::string>(); }},
+                                  {"avx2", simd::accumulate_avx2_exact, simd::avx2_unavailable},
+                                  {"avx512", simd::accumulate_avx512_exact, simd::avx512_unavailable}};
+        const auto agree = [&](const std::vector<T>& v, const std::string& what) {
+            for (std::size_t offset : {0u, 3u}) {
+                const std::span<const T> x(v.data() + offset, v.size() - offset);
+                const double want = exact(Elements(x));
+                for (const Kernel& k : kernels) {
+                    if (k.unavailable()) continue;
+                    exact::Sum<float> total;
+                    k.accumulate(x.data(), x.size(), total);
+                    const double got = total.round();
+                    EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : same_bits(got, want)) << k.name << " on " << what << ", offset " << offset;
+                }
+            }
+        };
+        constexpr std::size_t n = (std::size_t{2} << 20) + 4099;
+        for (const char* input : {"wide", "cancel", "ill"}) agree(generate_16<T>(input, n), input);
+        const T largest = T::from_bits(std::is_same_v<T, Float16> ? 0x7bff : 0x7f7f);
+        const T negative = T::from_bits(static_cast<std::uint16_t>(largest.bits | 0x8000u)), smallest = T::from_bits(0x0001);
+        std::vector<T> many(n, largest);
+        agree(many, "the largest value");
+        for (std::size_t i = 0; i < n; i += 3) many[i] = negative, many[i + 1] = smallest;
+        agree(many, "the largest of both signs and the smallest subnormal");
+        constexpr bool half = std::is_same_v<T, Float16>;
+        const T plus_infinity = T::from_bits(half ? 0x7c00 : 0x7f80), minus_infinity = T::from_bits(half ? 0xfc00 : 0xff80);
+        const T not_a_number = T::from_bits(half ? 0x7e00 : 0x7fc0);
+        auto special = generate_16<T>("wide", n);
+        special[(std::size_t{1} << 20) + 5] = plus_infinity;
+        agree(special, "+Inf in the second chunk");
+        special[7] = minus_infinity;
+        agree(special, "-Inf in the first chunk, +Inf in the second");
+        special[n - 2] = not_a_number;
+        agree(special, "and a NaN in the last");
+    };
+    check(std::type_identity<Float16>{});
+    check(std::type_identity<BFloat16>{});
+}
+
 // A round whose largest magnitude is 1.5 has the window [2^-27, 2): a float at its bottom goes in
 // with the round, one a step below it must go to the next level (in the window it would round to
 // 2^-27). The +-1.5 cancel, so the sum is the two small ones' and any rounding shows. At every place

@@ -1,8 +1,8 @@
 // The exact sum on one thread with the widest vectors this CPU runs: floats inside a fixed-point
 // window summed as 64-bit integers in vector lanes, the others one at a time into the
 // superaccumulator, the total rounded once (simd_exact.hpp). AVX-512 or AVX2, chosen at run time.
-// Doubles take the superaccumulator one at a time, float16 values one int64 of 2^-24 units, bfloat16
-// values the float kernel (exact_kernel.hpp).
+// Doubles take the superaccumulator one at a time; float16 and bfloat16 values the float kernel,
+// widened as they are loaded, float16 in one window of 2^-24 units (exact_kernel.hpp).
 #include "exact/exact_accumulator.hpp"
 #include "cpu/backends/exact_kernel.hpp"
 #include "cpu/backends/host_backend.hpp"

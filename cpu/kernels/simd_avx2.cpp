@@ -134,6 +134,19 @@ struct Avx2 {
     static Fixed min_u32(Fixed a, Fixed b) { return _mm256_min_epu32(a, b); }
     static Fixed minus_one(Fixed v) { return _mm256_sub_epi32(v, _mm256_set1_epi32(1)); }
     static void store(std::uint32_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
+    // The same on bfloat16's own 16-bit patterns, 16 lanes (no masked 16-bit load: the last count < 16
+    // copied into a zeroed vector's worth).
+    static Fixed load_bits(const BFloat16* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+    static Fixed load_first_bits(const BFloat16* p, std::size_t count) {
+        BFloat16 lane[16] = {};
+        std::memcpy(lane, p, count * sizeof(BFloat16));
+        return load_bits(lane);
+    }
+    static Fixed magnitude_bits16(Fixed v) { return _mm256_and_si256(v, _mm256_set1_epi16(0x7fff)); }
+    static Fixed max_u16(Fixed a, Fixed b) { return _mm256_max_epu16(a, b); }
+    static Fixed min_u16(Fixed a, Fixed b) { return _mm256_min_epu16(a, b); }
+    static Fixed minus_one16(Fixed v) { return _mm256_sub_epi16(v, _mm256_set1_epi16(1)); }
+    static void store(std::uint16_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
 };
 
 // 16 ymm registers. Tuned on Zen 5 as Avx512Policy (simd_avx512.cpp), with these differences:
@@ -150,7 +163,7 @@ struct Avx2 {
 //        are latency-bound, and an FMA's 4 cycles against an add's 2 lengthen them (61 -> 56 GB/s).
 //   exact: its 64-bit integer adds take one cycle: 2 accumulators (4 registers) beside its window
 //        constants; level 0 prefetches 4 KiB ahead, later levels read L1 and prefetch nothing
-//        (simd_exact.hpp).
+//        (simd_exact.hpp); float16's one read is level 0's loop, not tuned apart.
 struct Avx2Policy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 8192};
@@ -171,9 +184,10 @@ float sum_avx2_kahan(const float* x, std::size_t n) { return sum_kahan<Avx2, Avx
 float sum_avx2_kahan(const Float16* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 float sum_avx2_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_kahan(const double* x, std::size_t n) { return sum_kahan<Avx2, Avx2Policy>(x, n); }
-void widen_avx2(const Float16* x, std::size_t n, float* out) { widen<Avx2>(x, n, out); }
 double sum_avx2_f64(const float* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 double sum_avx2_f64(const double* x, std::size_t n) { return sum_f64<Avx2, Avx2Policy>(x, n); }
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
+void accumulate_avx2_exact(const Float16* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
+void accumulate_avx2_exact(const BFloat16* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx2, Avx2Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

@@ -128,6 +128,16 @@ struct Avx512 {
     static Fixed min_u32(Fixed a, Fixed b) { return _mm512_maskz_min_epu32(0xFFFF, a, b); }
     static Fixed minus_one(Fixed v) { return _mm512_sub_epi32(v, _mm512_set1_epi32(1)); }
     static void store(std::uint32_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
+    // The same on bfloat16's own 16-bit patterns, 32 lanes.
+    static Fixed load_bits(const BFloat16* p) { return _mm512_loadu_si512(p); }
+    static Fixed load_first_bits(const BFloat16* p, std::size_t count) {
+        return _mm512_maskz_loadu_epi16(static_cast<__mmask32>((std::uint64_t{1} << count) - 1), p);
+    }
+    static Fixed magnitude_bits16(Fixed v) { return _mm512_and_si512(v, _mm512_set1_epi16(0x7fff)); }
+    static Fixed max_u16(Fixed a, Fixed b) { return _mm512_maskz_max_epu16(0xFFFFFFFF, a, b); }
+    static Fixed min_u16(Fixed a, Fixed b) { return _mm512_maskz_min_epu16(0xFFFFFFFF, a, b); }
+    static Fixed minus_one16(Fixed v) { return _mm512_sub_epi16(v, _mm512_set1_epi16(1)); }
+    static void store(std::uint16_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
 };
 
 // Tuned on Zen 5 (the 2-core EPYC VM; one core, GB/s in L1 / L2 / L3 / DRAM, cpu/PERFORMANCE.md):
@@ -157,7 +167,7 @@ struct Avx512 {
 //        L3 (4 KiB), 47 -> 51 at 2^24 (8 KiB).
 //   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
 //        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
-//        nothing (simd_exact.hpp).
+//        nothing (simd_exact.hpp); float16's one read is level 0's loop, not tuned apart.
 struct Avx512Policy {
     static constexpr Loop f32{.accumulators = 8};
     static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 8192};
@@ -180,9 +190,10 @@ float sum_avx512_f32(const BFloat16* x, std::size_t n) { return sum_f32<Avx512, 
 float sum_avx512_kahan(const Float16* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 float sum_avx512_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_kahan(const double* x, std::size_t n) { return sum_kahan<Avx512, Avx512Policy>(x, n); }
-void widen_avx512(const Float16* x, std::size_t n, float* out) { widen<Avx512>(x, n, out); }
 double sum_avx512_f64(const float* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 double sum_avx512_f64(const double* x, std::size_t n) { return sum_f64<Avx512, Avx512Policy>(x, n); }
 void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
+void accumulate_avx512_exact(const Float16* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
+void accumulate_avx512_exact(const BFloat16* x, std::size_t n, exact::Sum<float>& sum) { accumulate_exact<Avx512, Avx512Policy>(x, n, sum); }
 
 }  // namespace shootout::simd

@@ -38,7 +38,24 @@ double sum_unrolled_f64(const float* x, std::size_t n) { return sum_unrolled<dou
 double sum_unrolled_f64(const double* x, std::size_t n) { return sum_unrolled<double>(x, n); }
 
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum) { exact::accumulate(x, n, sum); }
-void widen_scalar(const Float16* x, std::size_t n, float* out) { std::copy(x, x + n, out); }
+
+namespace {
+
+template <class Half>
+void accumulate_widened(const Half* x, std::size_t n, exact::Sum<float>& sum) {
+    constexpr std::size_t kBlock = 4096;  // 16 KiB of floats: the widened block stays in L1
+    float block[kBlock];
+    for (std::size_t begin = 0; begin < n; begin += kBlock) {
+        const std::size_t count = std::min(kBlock, n - begin);
+        std::copy(x + begin, x + begin + count, block);
+        exact::accumulate(block, count, sum);
+    }
+}
+
+}  // namespace
+
+void accumulate_exact_scalar(const Float16* x, std::size_t n, exact::Sum<float>& sum) { accumulate_widened(x, n, sum); }
+void accumulate_exact_scalar(const BFloat16* x, std::size_t n, exact::Sum<float>& sum) { accumulate_widened(x, n, sum); }
 
 #if defined(__x86_64__)
 
@@ -104,18 +121,21 @@ const Best& best() {
 #if defined(__x86_64__)
         if (!avx512_unavailable())
             return Best{"avx512", sum_avx512_f32, sum_avx512_f64, sum_avx512_f64, sum_avx512_f32, sum_avx512_f32,
-                        accumulate_avx512_exact, widen_avx512, sum_avx512_f32_prefetched};
+                        accumulate_avx512_exact, accumulate_avx512_exact, accumulate_avx512_exact, sum_avx512_f32_prefetched};
         if (!avx2_unavailable())
-            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact, widen_avx2};
+            return Best{"avx2", sum_avx2_f32, sum_avx2_f64, sum_avx2_f64, sum_avx2_f32, sum_avx2_f32, accumulate_avx2_exact,
+                        accumulate_avx2_exact, accumulate_avx2_exact};
 #elif defined(__aarch64__)
         // No NEON or SVE exact kernel (simd_exact.hpp) yet: the exact sum takes the portable loop.
         if (!sve_unavailable())
-            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar, widen_neon};
+            return Best{"sve", sum_sve_f32, sum_sve_f64, sum_sve_f64, sum_sve_f32, sum_sve_f32, accumulate_exact_scalar,
+                        accumulate_exact_scalar, accumulate_exact_scalar};
         if (!neon_unavailable())
-            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar, widen_neon};
+            return Best{"neon", sum_neon_f32, sum_neon_f64, sum_neon_f64, sum_neon_f32, sum_neon_f32, accumulate_exact_scalar,
+                        accumulate_exact_scalar, accumulate_exact_scalar};
 #endif
         return Best{"portable", sum_unrolled_f32, sum_unrolled_f64, sum_unrolled_f64, sum_unrolled_f32, sum_unrolled_f32,
-                    accumulate_exact_scalar, widen_scalar};
+                    accumulate_exact_scalar, accumulate_exact_scalar, accumulate_exact_scalar};
     }();
     return chosen;
 }

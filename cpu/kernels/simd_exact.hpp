@@ -23,11 +23,18 @@
 // where every float is inside: an extract, two widenings, two FMAs, two 64-bit adds; elsewhere also
 // abs, two compares, a masked move, a mask test and its branch. About 1.3 instructions per float
 // per level, 0.8 of them in step 2 (cpu/PERFORMANCE.md has the measurements).
+//
+// float16 and bfloat16 values are widened to floats as they are loaded (Isa::load), in both steps,
+// so they cost no pass of their own through memory. Every finite float16 is a multiple of 2^-24
+// below 2^16: one fixed window takes them all, and they skip step 1, the levels and the buffer: one
+// read, converted and added (add_in_float16_window), unless a chunk holds a NaN or an Inf.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include "api/float16.hpp"
 #include "exact/exact_accumulator.hpp"
 #include "cpu/kernels/simd_lanes.hpp"
 
@@ -58,45 +65,98 @@ struct MagnitudeRange {
     std::uint32_t largest, smallest_nonzero;  // smallest_nonzero: 0xffffffff when every x is 0
 };
 
-template <class Isa, Loop L>
-[[gnu::always_inline]] inline MagnitudeRange magnitude_range(const float* x, std::size_t n) {
+// Step 1 reads magnitudes as bit patterns in unsigned lanes: floats (float16 widened) as floats'
+// 32 bits; bfloat16 as its own 16 bits, a float's upper half: twice the values a vector and no
+// widening (abs, max, subtract and min a vector, against two widening operations more for half as
+// many values).
+template <class Isa, class T>
+struct MagnitudeLanes {
+    static constexpr bool kPatterns = std::is_same_v<T, BFloat16>;  // its own 16 bits
+    using Lane = std::conditional_t<kPatterns, std::uint16_t, std::uint32_t>;
+    static constexpr int kShift = kPatterns ? 16 : 0;  // a lane's pattern, shifted this far left, is a float's
+    static auto load(const T* p) {
+        if constexpr (kPatterns) return Isa::magnitude_bits16(Isa::load_bits(p));
+        else return Isa::magnitude_bits(Isa::load(p));
+    }
+    static auto load_first(const T* p, std::size_t count) {
+        if constexpr (kPatterns) return Isa::magnitude_bits16(Isa::load_first_bits(p, count));
+        else return Isa::magnitude_bits(Isa::load_first(p, count));
+    }
+    template <class Fixed>
+    static Fixed max(Fixed a, Fixed b) {
+        if constexpr (kPatterns) return Isa::max_u16(a, b);
+        else return Isa::max_u32(a, b);
+    }
+    template <class Fixed>
+    static Fixed min(Fixed a, Fixed b) {
+        if constexpr (kPatterns) return Isa::min_u16(a, b);
+        else return Isa::min_u32(a, b);
+    }
+    template <class Fixed>
+    static Fixed minus_one(Fixed v) {
+        if constexpr (kPatterns) return Isa::minus_one16(v);
+        else return Isa::minus_one(v);
+    }
+};
+
+template <class Isa, Loop L, class T>
+[[gnu::always_inline]] inline MagnitudeRange magnitude_range(const T* x, std::size_t n) {
     using Fixed = typename Isa::Fixed;
-    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
+    using M = MagnitudeLanes<Isa, T>;
+    using Lane = typename M::Lane;
+    constexpr std::size_t lanes = sizeof(Fixed) / sizeof(Lane);
     // below[a] keeps bits - 1, so that a zero wraps to the top and is never the smallest.
     Fixed largest[L.accumulators], below[L.accumulators];
-    for (int a = 0; a < L.accumulators; ++a) largest[a] = Fixed{}, below[a] = Isa::minus_one(Fixed{});
-    for_each_vector<lanes, L>(x, n, load<Isa>, load_first<Isa>, [&](int a, typename Isa::Floats v) {
-        const Fixed bits = Isa::magnitude_bits(v);
-        largest[a] = Isa::max_u32(largest[a], bits);
-        below[a] = Isa::min_u32(below[a], Isa::minus_one(bits));
-    });
-    std::uint32_t top[lanes], bottom[lanes];
-    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return Isa::max_u32(a, b); }));
-    Isa::store(bottom, tree_sum(below, [](Fixed a, Fixed b) { return Isa::min_u32(a, b); }));
-    MagnitudeRange range{0, 0xffffffffu};
+    for (int a = 0; a < L.accumulators; ++a) largest[a] = Fixed{}, below[a] = M::minus_one(Fixed{});
+    for_each_vector<lanes, L>(
+        x, n, [](const T* p) { return M::load(p); }, [](const T* p, std::size_t count) { return M::load_first(p, count); },
+        [&](int a, Fixed bits) {
+            largest[a] = M::max(largest[a], bits);
+            below[a] = M::min(below[a], M::minus_one(bits));
+        });
+    Lane top[lanes], bottom[lanes];
+    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return M::max(a, b); }));
+    Isa::store(bottom, tree_sum(below, [](Fixed a, Fixed b) { return M::min(a, b); }));
+    constexpr Lane none = static_cast<Lane>(~Lane{0});
+    Lane most = 0, least = none;
     for (std::size_t l = 0; l < lanes; ++l) {
-        range.largest = top[l] > range.largest ? top[l] : range.largest;
-        range.smallest_nonzero = bottom[l] < range.smallest_nonzero ? bottom[l] : range.smallest_nonzero;
+        most = top[l] > most ? top[l] : most;
+        least = bottom[l] < least ? bottom[l] : least;
     }
-    range.smallest_nonzero += range.smallest_nonzero != 0xffffffffu;
-    return range;
+    return {static_cast<std::uint32_t>(most) << M::kShift,
+            least == none ? 0xffffffffu : static_cast<std::uint32_t>(least + 1u) << M::kShift};
 }
 
-// One level: adds the floats of x[0, n) inside the window fitted to them to `sum`, and their NaN
-// and Inf to its flags; packs the others into `outside` (room for n + one vector) and returns how
-// many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
+// Adds the accumulators' lanes to `sum`'s digits as integers of 2^lsb: each lane less the
+// kFixedBiasBits of every vector added to it. Every accumulator's lanes are added lane by lane first,
+// so that fixed_lanes integers, not 2 * accumulators * fixed_lanes, go into the digits.
+template <class Isa, int Accumulators, class Fixed = typename Isa::Fixed>
+[[gnu::always_inline]] inline void add_to_digits(const Fixed (&lower)[Accumulators], const Fixed (&upper)[Accumulators],
+                                                 const std::uint64_t (&additions)[Accumulators], int lsb, exact::Sum<float>& sum) {
+    constexpr std::size_t fixed_lanes = sizeof(Fixed) / sizeof(std::uint64_t);
+    Fixed total = Isa::add(lower[0], upper[0]);
+    std::uint64_t biases = 2 * additions[0];
+    for (int a = 1; a < Accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a])), biases += 2 * additions[a];
+    std::uint64_t lane[fixed_lanes];
+    Isa::store(lane, total);
+    for (std::uint64_t value : lane) exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), lsb);
+}
+
+// One level: adds the floats of x[0, n) (float16 or bfloat16 values widened) inside the window
+// fitted to them to `sum`, and their NaN and Inf to its flags; packs the others, as floats, into
+// `outside` (room for n + one vector) and returns how many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
 // the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
 //
 // Where every float is finite and every nonzero one inside the window (uniform, normal, most real
 // data: all within 28 binades), step 2 adds them all without looking at any (a zero adds nothing):
 // one check per level, on step 1's range, instead of one per vector, and 7 vector operations per 16
 // floats in step 2 instead of 12.
-template <class Isa, Loop L>
-[[gnu::always_inline]] inline std::size_t add_level(const float* x, std::size_t n, float* outside, exact::Sum<float>& sum,
-                                                     const float* next) {
+template <class Isa, Loop L, class T>
+[[gnu::always_inline]] inline std::size_t add_level(const T* x, std::size_t n, float* outside, exact::Sum<float>& sum,
+                                                     const T* next) {
     using Floats = typename Isa::Floats;
     using Fixed = typename Isa::Fixed;
-    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float), fixed_lanes = sizeof(Fixed) / sizeof(std::uint64_t);
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
     constexpr int accumulators = L.accumulators;
     constexpr Loop plain{.accumulators = L.accumulators};
 
@@ -151,29 +211,68 @@ template <class Isa, Loop L>
         });
     }
 
-    // Every accumulator's lanes added lane by lane first, so that fixed_lanes integers, not
-    // 2 * accumulators * fixed_lanes, go into the digits.
-    Fixed total = Isa::add(lower[0], upper[0]);
-    std::uint64_t biases = 2 * additions[0];
-    for (int a = 1; a < accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a])), biases += 2 * additions[a];
-    std::uint64_t lane[fixed_lanes];
-    Isa::store(lane, total);
-    for (std::uint64_t value : lane)
-        exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), window.lsb);
+    add_to_digits<Isa>(lower, upper, additions, window.lsb, sum);
     return outside_count;
 }
 
-template <class Isa, class Policy>
-void accumulate_exact(const float* x, std::size_t n, exact::Sum<float>& sum) {
+// Adds x[0, n) in rounds of levels; leaves the digits normalized.
+template <class Isa, class Policy, class T>
+void add_in_levels(const T* x, std::size_t n, exact::Sum<float>& sum) {
     constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
     float buffer[2][kRoundFloats + lanes];  // levels 1, 2, ... read one and pack into the other
     for (std::size_t begin = 0; begin < n; begin += kRoundFloats) {
         const std::size_t count = n - begin < kRoundFloats ? n - begin : kRoundFloats;
-        const float* next = n - begin >= 2 * kRoundFloats ? x + begin + kRoundFloats : nullptr;
+        const T* next = n - begin >= 2 * kRoundFloats ? x + begin + kRoundFloats : nullptr;
         std::size_t left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
         for (int level = 1; left > 0; ++level)
-            left = add_level<Isa, Loop{.accumulators = Policy::exact.accumulators}>(buffer[(level - 1) % 2], left, buffer[level % 2], sum, nullptr);
+            left = add_level<Isa, Loop{.accumulators = Policy::exact.accumulators}>(buffer[(level - 1) % 2], left, buffer[level % 2], sum,
+                                                                                   static_cast<const float*>(nullptr));
         exact::normalize(sum.digits);  // a round adds at most 3 per lane and level to a digit
+    }
+}
+
+// float16's window: lsb 2^-24 (the smallest subnormal), every finite float16 (below 65520 = 2^16 -
+// 2^4) an integer below 2^40 of it. A chunk of 2^20 values sums below 2^57 in each int64 lane of
+// either instruction set (AVX2's 4 lanes: 2^18 values each), and adds less than 2^32 to a digit.
+inline constexpr exact::Window kFloat16Window{.lo = 0.0f, .hi = 0x1p16f, .scale = 0x1p24, .lsb = -24};
+inline constexpr std::size_t kFloat16Chunk = std::size_t{1} << 20;
+
+// One read of x[0, n) (n <= kFloat16Chunk), every value added in float16's window, and the largest
+// magnitude's bits beside it: returns false, having changed nothing, where that is a NaN or an Inf
+// (whose lanes hold no integer): the caller then adds the chunk in levels, which take them.
+template <class Isa, Loop L>
+[[gnu::always_inline]] inline bool add_in_float16_window(const Float16* x, std::size_t n, exact::Sum<float>& sum) {
+    using Fixed = typename Isa::Fixed;
+    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
+    constexpr int accumulators = L.accumulators;
+    const typename Isa::Doubles scale = Isa::broadcast(kFloat16Window.scale);
+    Fixed lower[accumulators], upper[accumulators], largest[accumulators];
+    std::uint64_t additions[accumulators];
+    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = largest[a] = Fixed{}, additions[a] = 0;
+    for_each_vector<lanes, L>(x, n, load<Isa>, load_first<Isa>, [&](int a, typename Isa::Floats v) {
+        largest[a] = Isa::max_u32(largest[a], Isa::magnitude_bits(v));
+        Isa::add_fixed(lower[a], upper[a], v, scale);
+        ++additions[a];
+    });
+    std::uint32_t top[lanes];
+    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return Isa::max_u32(a, b); }));
+    for (std::uint32_t bits : top)
+        if (bits >= exact::bits_of(__builtin_inff())) return false;
+    add_to_digits<Isa>(lower, upper, additions, kFloat16Window.lsb, sum);
+    return true;
+}
+
+// Adds x[0, n) (floats, or float16 or bfloat16 values) to `sum`; leaves its digits normalized.
+template <class Isa, class Policy, class T>
+void accumulate_exact(const T* x, std::size_t n, exact::Sum<float>& sum) {
+    if constexpr (std::is_same_v<T, Float16>) {
+        for (std::size_t begin = 0; begin < n; begin += kFloat16Chunk) {
+            const std::size_t count = n - begin < kFloat16Chunk ? n - begin : kFloat16Chunk;
+            if (add_in_float16_window<Isa, Policy::exact>(x + begin, count, sum)) exact::normalize(sum.digits);
+            else add_in_levels<Isa, Policy>(x + begin, count, sum);
+        }
+    } else {
+        add_in_levels<Isa, Policy>(x, n, sum);
     }
 }
 

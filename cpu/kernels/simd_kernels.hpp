@@ -28,7 +28,8 @@ using SumBFloat16ToFloat = float (*)(const BFloat16* x, std::size_t n);
 using SumToDouble = double (*)(const float* x, std::size_t n);
 using SumDoublesToDouble = double (*)(const double* x, std::size_t n);
 using AccumulateExact = void (*)(const float* x, std::size_t n, exact::Sum<float>& sum);
-using WidenFloat16 = void (*)(const Float16* x, std::size_t n, float* out);
+using AccumulateExactFloat16 = void (*)(const Float16* x, std::size_t n, exact::Sum<float>& sum);
+using AccumulateExactBFloat16 = void (*)(const BFloat16* x, std::size_t n, exact::Sum<float>& sum);
 
 // Float lanes, several independent vector accumulators: fast, rounding error grows with n / lanes.
 // float16 and bfloat16 values are widened into the float lanes as they are loaded: float16 by the
@@ -80,16 +81,15 @@ double sum_avx512_f64(const double* x, std::size_t n);
 double sum_neon_f64(const double* x, std::size_t n);
 double sum_sve_f64(const double* x, std::size_t n);
 
-// out[i] = x[i] for i < n: float16 values widened to floats by the vector conversion, for the exact
-// kernels, which sum floats.
-void widen_avx2(const Float16* x, std::size_t n, float* out);
-void widen_avx512(const Float16* x, std::size_t n, float* out);
-void widen_neon(const Float16* x, std::size_t n, float* out);
-
 // Adds x[0, n) to an exact sum, in fixed-point windows fitted to the data, as 64-bit integer lanes
-// (simd_exact.hpp); leaves its digits normalized.
+// (simd_exact.hpp); leaves its digits normalized. float16 and bfloat16 values are widened to floats
+// as they are loaded (their values exactly), float16 into one window that takes every finite one.
 void accumulate_avx2_exact(const float* x, std::size_t n, exact::Sum<float>& sum);
 void accumulate_avx512_exact(const float* x, std::size_t n, exact::Sum<float>& sum);
+void accumulate_avx2_exact(const Float16* x, std::size_t n, exact::Sum<float>& sum);
+void accumulate_avx512_exact(const Float16* x, std::size_t n, exact::Sum<float>& sum);
+void accumulate_avx2_exact(const BFloat16* x, std::size_t n, exact::Sum<float>& sum);
+void accumulate_avx512_exact(const BFloat16* x, std::size_t n, exact::Sum<float>& sum);
 
 // Portable loops with independent accumulators (the compiler vectorises them for the baseline ISA):
 // the fallbacks on CPUs with none of the instruction sets above.
@@ -100,9 +100,10 @@ float sum_unrolled_f32(const BFloat16* x, std::size_t n);
 double sum_unrolled_f64(const float* x, std::size_t n);
 double sum_unrolled_f64(const double* x, std::size_t n);
 // One float at a time into the exact sum's digits (Neal's small superaccumulator); leaves them
-// normalized.
+// normalized. float16 and bfloat16 values widened to floats first, a block at a time.
 void accumulate_exact_scalar(const float* x, std::size_t n, exact::Sum<float>& sum);
-void widen_scalar(const Float16* x, std::size_t n, float* out);
+void accumulate_exact_scalar(const Float16* x, std::size_t n, exact::Sum<float>& sum);
+void accumulate_exact_scalar(const BFloat16* x, std::size_t n, exact::Sum<float>& sum);
 
 // Why this CPU cannot run the kernels of that instruction set, or nullopt when it can. In a build
 // for another architecture: "not an x86-64 build", "not an aarch64 build".
@@ -124,7 +125,8 @@ struct Best {
     SumFloat16ToFloat sum_f32_f16;
     SumBFloat16ToFloat sum_f32_bf16;
     AccumulateExact accumulate_exact;
-    WidenFloat16 widen_f16;
+    AccumulateExactFloat16 accumulate_exact_f16;
+    AccumulateExactBFloat16 accumulate_exact_bf16;
     // The same float lanes in another loop (the same bits), for the read ceiling to time against
     // sum_f32; nullptr where there is none.
     SumToFloat sum_f32_prefetched = nullptr;
@@ -137,6 +139,13 @@ struct Best {
         else if constexpr (std::is_same_v<T, Float16>) return sum_f32_f16;
         else if constexpr (std::is_same_v<T, BFloat16>) return sum_f32_bf16;
         else return sum_f64;
+    }
+    // The exact kernel for a range of T: float, float16 or bfloat16.
+    template <class T>
+    auto exact_of() const {
+        if constexpr (std::is_same_v<T, Float16>) return accumulate_exact_f16;
+        else if constexpr (std::is_same_v<T, BFloat16>) return accumulate_exact_bf16;
+        else return accumulate_exact;
     }
 };
 const Best& best();

@@ -159,21 +159,6 @@ double sum_f64(const double* x, std::size_t n) {
     return sum_lanes<Isa, double, Policy::doubles, false>(x, n, load<Isa>, load_first<Isa>);
 }
 
-// out[i] = x[i]: float16 values widened a vector at a time, the last one masked and stored through
-// a buffer, so nothing past either end is touched.
-template <class Isa>
-void widen(const Float16* x, std::size_t n, float* out) {
-    using Floats = typename Isa::Floats;
-    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
-    std::size_t i = 0;
-    for (; i + lanes <= n; i += lanes) Isa::store(out + i, Isa::load(x + i));
-    if (i < n) {
-        float last[lanes];
-        Isa::store(last, Isa::load_first(x + i, n - i));
-        for (std::size_t l = 0; l < n - i; ++l) out[i + l] = last[l];
-    }
-}
-
 // Kahan in every lane of every accumulator: float lanes for floats and the 16-bit types (widened),
 // double lanes for doubles. Nothing a lane recovered is dropped (returning the lanes' sums without
 // their compensations would lose it, tests/cpu_accuracy_test.cpp shows how much): the accumulators'

@@ -102,7 +102,6 @@ float sum_neon_f32(const BFloat16* x, std::size_t n) { return sum_f32<Neon, Neon
 float sum_neon_kahan(const Float16* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
 float sum_neon_kahan(const BFloat16* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
 double sum_neon_kahan(const double* x, std::size_t n) { return sum_kahan<Neon, NeonPolicy>(x, n); }
-void widen_neon(const Float16* x, std::size_t n, float* out) { widen<Neon>(x, n, out); }
 double sum_neon_f64(const float* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
 double sum_neon_f64(const double* x, std::size_t n) { return sum_f64<Neon, NeonPolicy>(x, n); }
 

@@ -38,9 +38,11 @@ double sum_avx512_f64(const float*, std::size_t) { not_built("sum_avx512_f64"); 
 double sum_avx2_f64(const double*, std::size_t) { not_built("sum_avx2_f64"); }
 double sum_avx512_f64(const double*, std::size_t) { not_built("sum_avx512_f64"); }
 void accumulate_avx2_exact(const float*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx2_exact"); }
-void widen_avx2(const Float16*, std::size_t, float*) { not_built("widen_avx2"); }
-void widen_avx512(const Float16*, std::size_t, float*) { not_built("widen_avx512"); }
+void accumulate_avx2_exact(const Float16*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx2_exact"); }
+void accumulate_avx2_exact(const BFloat16*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx2_exact"); }
 void accumulate_avx512_exact(const float*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx512_exact"); }
+void accumulate_avx512_exact(const Float16*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx512_exact"); }
+void accumulate_avx512_exact(const BFloat16*, std::size_t, exact::Sum<float>&) { not_built("accumulate_avx512_exact"); }
 #endif
 
 #if !defined(__aarch64__)
@@ -63,7 +65,6 @@ double sum_sve_f64(const float*, std::size_t) { not_built("sum_sve_f64"); }
 double sum_neon_f64(const double*, std::size_t) { not_built("sum_neon_f64"); }
 double sum_sve_f64(const double*, std::size_t) { not_built("sum_sve_f64"); }
 std::size_t sve_vector_bits() { not_built("sve_vector_bits"); }
-void widen_neon(const Float16*, std::size_t, float*) { not_built("widen_neon"); }
 #endif
 
 }  // namespace shootout::simd

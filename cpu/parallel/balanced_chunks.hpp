@@ -33,11 +33,16 @@ struct ChunkPolicy {
     static constexpr std::size_t min_chunk_bytes = std::size_t{1} << 20;
 };
 
-class BalancedChunks {
+// Threads: what runs the parts, a ThreadPool's interface (size, run, run_shared): the persistent
+// pinned ThreadPool (cpu/pool/simd, cpu/exact/parallel) or NewThreads, started and joined on every
+// call (cpu/threads/simd); Args are its constructor's after the thread count.
+template <class Threads>
+class BalancedChunksOn {
 public:
-    explicit BalancedChunks(int threads) : pool_(threads), cursors_(static_cast<std::size_t>(threads)) {}
+    template <class... Args>
+    explicit BalancedChunksOn(int threads, Args... args) : pool_(threads, args...), cursors_(static_cast<std::size_t>(threads)) {}
 
-    ThreadPool& pool() { return pool_; }
+    Threads& pool() { return pool_; }
     int parts() const { return pool_.size(); }
 
     // The elements in each chunk of part `part`: whole cache lines, at least min_chunk_bytes.
@@ -78,18 +83,21 @@ private:
     struct alignas(64) Cursor {
         std::atomic<std::size_t> next{0};
     };
-    ThreadPool pool_;
+    Threads pool_;
     std::vector<Cursor> cursors_;
 };
+using BalancedChunks = BalancedChunksOn<ThreadPool>;
 
 // The sum of x as kernel's chunk sums added in double in chunk order: the same bits on every run at
 // one thread count, whichever thread read which chunk.
-class ChunkedSum {
+template <class Threads>
+class ChunkedSumOn {
 public:
-    explicit ChunkedSum(int threads)
-        : chunks_(threads), sums_(static_cast<std::size_t>(threads) * ChunkPolicy::chunks_per_part) {}
+    template <class... Args>
+    explicit ChunkedSumOn(int threads, Args... args)
+        : chunks_(threads, args...), sums_(static_cast<std::size_t>(threads) * ChunkPolicy::chunks_per_part) {}
 
-    ThreadPool& pool() { return chunks_.pool(); }
+    Threads& pool() { return chunks_.pool(); }
     int parts() const { return chunks_.parts(); }
 
     template <class T, class KernelResult>
@@ -107,16 +115,18 @@ private:
     double& slot(int part, std::size_t chunk) {
         return sums_[static_cast<std::size_t>(part) * ChunkPolicy::chunks_per_part + chunk];
     }
-    BalancedChunks chunks_;
+    BalancedChunksOn<Threads> chunks_;
     std::vector<double> sums_;
 };
+using ChunkedSum = ChunkedSumOn<ThreadPool>;
 
-// A Reduction that sums its placed copy with ChunkedSum on `threads` pinned pool threads: part k of
-// the copy is copied in prepare by the thread that reads it first.
-template <class T, class KernelResult>
+// A Reduction that sums its placed copy with ChunkedSumOn<Threads> on `threads` threads (pinned pool
+// threads by default): part k of the copy is copied in prepare by the thread that reads it first
+// (with NewThreads, a thread started for the copy, in the same part).
+template <class Threads = ThreadPool, class T, class KernelResult, class... Args>
 std::unique_ptr<Reduction> make_chunked_reduction(std::span<const T> input, int threads,
-                                                  KernelResult (*kernel)(const T*, std::size_t)) {
-    auto sum = std::make_unique<ChunkedSum>(threads);
+                                                  KernelResult (*kernel)(const T*, std::size_t), Args... args) {
+    auto sum = std::make_unique<ChunkedSumOn<Threads>>(threads, args...);
     PlacedInputOf<T> placed(input, threads, [&](auto& copy_part) { sum->pool().run(copy_part); });
     return make_placed_reduction(std::move(placed), [sum = std::move(sum), kernel](std::span<const T> x) {
         return (*sum)(x, kernel);

@@ -28,4 +28,25 @@ void run_on_new_threads(const char* who, int parts, Task& task) {
     task(0);
 }
 
+// Threads started for every call, with a ThreadPool's interface (balanced_chunks.hpp): run and
+// run_shared both start parts - 1 threads and join them. A thread the OS starts late finds the
+// shared work gone, and the join waits only for it to see that.
+class NewThreads {
+public:
+    NewThreads(int parts, const char* who) : parts_(parts), who_(who) {}
+    int size() const { return parts_; }
+    template <class Task>
+    void run(Task& task) {
+        run_on_new_threads(who_, parts_, task);
+    }
+    template <class Task>
+    void run_shared(Task& task) {
+        run_on_new_threads(who_, parts_, task);
+    }
+
+private:
+    int parts_;
+    const char* who_;
+};
+
 }  // namespace shootout
