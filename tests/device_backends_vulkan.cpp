@@ -52,8 +52,8 @@ TEST_P(VulkanBackend, ExactWhenTheGridIsCappedAndTheLastRoundIsCutShort) {
         // The grid does not depend on how a workgroup reduces.
         const auto shape = [](std::size_t n) { return vulkan::launch_shape(vulkan::WorkgroupReduce::subgroup, n, sizeof(T)); };
         const vulkan::LaunchShape cap = shape(std::size_t{1} << 40);
-        const std::size_t lanes = 16 / sizeof(T), invocations = std::size_t{cap.workgroups} * cap.knobs.group_size;
-        const std::size_t n = (cap.knobs.loads + 2) * lanes * invocations + 3;
+        const std::size_t lanes = 16 / sizeof(T), invocations = std::size_t{cap.workgroups} * cap.workgroup_size;
+        const std::size_t n = (cap.loads_in_flight + 2) * lanes * invocations + 3;
         ASSERT_EQ(shape(n).workgroups, cap.workgroups) << "n=" << n;
         const auto data = small_integers<T>(n, 1, 5);
         EXPECT_EQ(device_sum(backend(), std::span<const T>(data)), exact_sum_of(data).round()) << "n=" << n;

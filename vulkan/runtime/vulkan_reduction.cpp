@@ -53,8 +53,8 @@ std::optional<std::string> why_unavailable(const ShaderBackend& spec) {
 }
 
 std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSource source) {
-    std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.knobs.group_size) +
-                       " loads=" + std::to_string(shape.knobs.loads) + " per_unit=" + std::to_string(shape.knobs.groups_per_unit);
+    std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.workgroup_size) +
+                       " loads=" + std::to_string(shape.loads_in_flight) + " per_unit=" + std::to_string(shape.groups_per_unit);
     if (reduce == WorkgroupReduce::shared_memory) text += " reduce=shared";
     else if (shape.pinned_subgroup_size) text += " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
     else text += " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
@@ -84,7 +84,7 @@ public:
         // too: past 4 GiB it wraps (an H200 lost the last elements of 2^31 + 1001 floats).
         if (input.size_bytes() > (std::size_t{1} << 32))
             throw ResourceExhausted(std::to_string(n_) + " elements: the shaders address at most 4 GiB of input (32-bit offsets)");
-        const std::uint32_t constants[] = {shape_.knobs.group_size, shape_.knobs.loads};
+        const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight};
         pipeline_ = queue.context().pipeline(input.type() == ElementType::f64 ? spec.spirv_f64 : spec.spirv, constants,
                                              shape_.pinned_subgroup_size);
         queue_.fill(tickets_, 0);
@@ -183,15 +183,16 @@ LaunchSpace launch_space() {
 
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs) {
     const DeviceFacts& facts = context().facts();
-    LaunchShape shape{.knobs = knobs};
-    shape.knobs.group_size = std::min(knobs.group_size, std::bit_floor(facts.max_workgroup_size));
-    const std::uint64_t per_workgroup = std::uint64_t{shape.knobs.group_size} * (16 / element_bytes) * shape.knobs.loads;
+    LaunchShape shape{.workgroup_size = std::min(knobs.group_size, std::bit_floor(facts.max_workgroup_size)),
+                      .loads_in_flight = knobs.loads,
+                      .groups_per_unit = knobs.groups_per_unit};
+    const std::uint64_t per_workgroup = std::uint64_t{shape.workgroup_size} * (16 / element_bytes) * shape.loads_in_flight;
     const std::uint64_t units = facts.compute_units ? facts.compute_units : kUnknownComputeUnits;
-    const std::uint64_t most = std::min<std::uint64_t>(units * shape.knobs.groups_per_unit, facts.max_workgroups);
+    const std::uint64_t most = std::min<std::uint64_t>(units * shape.groups_per_unit, facts.max_workgroups);
     shape.workgroups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>((n + per_workgroup - 1) / per_workgroup, 1, most));
     const std::uint32_t size = facts.max_subgroup_size;
-    if (reduce == WorkgroupReduce::subgroup && facts.subgroup_size_control && shape.knobs.group_size % size == 0 &&
-        shape.knobs.group_size / size <= facts.max_workgroup_subgroups)
+    if (reduce == WorkgroupReduce::subgroup && facts.subgroup_size_control && shape.workgroup_size % size == 0 &&
+        shape.workgroup_size / size <= facts.max_workgroup_subgroups)
         shape.pinned_subgroup_size = size;
     return shape;
 }

@@ -63,9 +63,11 @@ DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend);
 // device's largest where VK_EXT_subgroup_size_control allows (subgroup reductions only; 0: the
 // driver's choice).
 struct LaunchShape {
-    LaunchKnobs knobs;
+    std::uint32_t workgroup_size = 0;
+    std::uint32_t loads_in_flight = 0;
     std::uint32_t workgroups = 0;
     std::uint32_t pinned_subgroup_size = 0;
+    std::uint32_t groups_per_unit = 0;
 };
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs);
 // With the device's default knobs for n's size band (default_knobs).
