@@ -132,11 +132,13 @@ void write_cache(const std::string& path, const std::string& text) {
     }
 }
 
-// Seconds per call, or infinity for a shape the device refuses (its storage does not fit).
+// Seconds per call, or infinity for a shape the device refuses (its storage does not fit, a driver
+// that will not launch it): never picked, and said.
 double measure(const LaunchTuning& tuning, const LaunchKnobs& knobs, std::size_t n) {
     try {
         return tuning.seconds_per_call(knobs, n);
-    } catch (const ResourceExhausted&) {
+    } catch (const std::runtime_error& e) {
+        std::cerr << "  " << knobs.text() << " left out: " << e.what() << "\n";
         return std::numeric_limits<double>::infinity();
     }
 }
