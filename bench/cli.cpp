@@ -290,6 +290,12 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--version") { no_value(); options.version = true; }
         else if (key == "--columns") { no_value(); options.columns = true; }
         else if (key == "--include-transfer") { no_value(); options.include_transfer = true; }
+        else if (key == "--retune") { no_value(); options.tune = TuneMode::force; }
+        else if (key == "--tune") {
+            need_value();
+            options.tune = parse_tune_mode(value);
+            if (!options.tune) throw UsageError("--tune: '" + value + "' is not off, auto or force");
+        }
         else if (key == "--backend") { need_value(); options.backends = value; }
         else if (key == "--sizes") {
             need_value();
@@ -371,6 +377,11 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      sweeps them. A count above the visible GPUs is skipped, named (exit status 1)
   --include-transfer also time device backends with the host->device copy from pinned memory and
                      the result's copy back inside the timed region (device column cuda+h2d)
+  --tune=MODE        launch shapes of the portable kernels (opencl/*, vulkan/*): auto (default;
+                     $SHOOTOUT_TUNE sets another) reads the user's cache, and on a device it has
+                     not seen tunes them (a few seconds a kernel, once); off runs the defaults;
+                     force tunes again. The configuration column names the shape and its source
+  --retune           --tune=force
   --csv=PATH         append one row per measurement; a new file gets the header, an existing one
                      must start with this version's header (each row is written under a lock)
   --json=PATH        write all measurements as one JSON document, replaced whole (by rename) after

@@ -2,12 +2,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
 
 #include "bench/cli.hpp"
 #include "api/device_api.hpp"
+#include "api/launch_tuning.hpp"
 #include "bench/input_export.hpp"
 #include "api/mpi_world.hpp"
 #include "bench/runner.hpp"
@@ -75,6 +77,9 @@ int run(const std::string& program, const std::vector<std::string>& args, shooto
         return 0;
     }
     if (!options.write_input.empty()) return shootout::write_inputs(options, std::cout, std::cerr);
+    // The program tunes unless told not to; the library (tests) runs the defaults unless told to.
+    if (options.tune) shootout::set_tune_mode(*options.tune);
+    else if (!std::getenv("SHOOTOUT_TUNE")) shootout::set_tune_mode(shootout::TuneMode::auto_tune);
     session.start_for(backends);
     if (shootout::mpi::is_root()) return shootout::run_sweep(options, backends, std::cout, std::cerr);
     // The other ranks take part in every collective call but print and write nothing: rank 0

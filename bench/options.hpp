@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "api/element_type.hpp"
+#include "api/launch_tuning.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {
@@ -22,6 +24,9 @@ struct Options {
     std::vector<ElementType> dtypes = {ElementType::f32};  // the element types swept, in the order given
     bool dtype_given = false;  // --dtype was on the command line (a file input's .npy header must agree)
     bool include_transfer = false;
+    // --tune / --retune: how the portable kernels find their launch shapes (api/launch_tuning.hpp);
+    // not given: $SHOOTOUT_TUNE, else auto.
+    std::optional<TuneMode> tune;
     bool list = false;
     bool machine = false;  // print machine_identity() and exit
     bool version = false;  // print build_version() and exit

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "api/device_api.hpp"
 #include "opencl/runtime/opencl_api.hpp"
+#include "opencl/runtime/opencl_reduction.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/device_suite_checks.hpp"
 
@@ -18,6 +20,10 @@ namespace {
 
 [[maybe_unused]] const bool hooks_registered = device_checks::register_api_hooks(opencl::kDevice, {
     .on_cpu = [](const Backend& backend) { return backend.device_info().name.find("[GPU;") == std::string::npos; },
+    .launch_space = [](const Backend& backend) -> std::optional<LaunchSpace> {
+        if (!backend.name.starts_with("opencl/single-pass")) return std::nullopt;
+        return opencl::launch_space(opencl::make_kernel(opencl::program("reduce", opencl::build_options(ElementType::f32)), "single_pass"));
+    },
 });
 
 class OpenCLBackend : public device_checks::DeviceBackendTest {};

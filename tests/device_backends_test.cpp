@@ -17,6 +17,7 @@
 
 #include "api/backend.hpp"
 #include "api/device_api.hpp"
+#include "api/launch_tuning.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/device_suite_checks.hpp"
 #include "tests/error_bounds.hpp"
@@ -144,6 +145,30 @@ TEST_P(EveryDeviceBackend, BatchedCallsSumTheInputEachTime) {
         device_checks::every_batched_call_sums_the_input<T>(backend(), exact_integers<T>(backend(), 1000003, 4), 5, 3);
         device_checks::every_batched_call_sums_the_input<T>(backend(), exact_integers<T>(backend(), 100003, 4), 70, 2);
     });
+}
+
+// Every shape the tuner can pick sums exactly, the last round of loads cut short and a tail of odd
+// elements: every group size with every count of loads (each a program or pipeline of its own), the
+// groups a compute unit taken in turn over them (the grid's cap only: capped at the fewest, not at
+// the most); the configuration says the shape was forced.
+TEST_P(EveryDeviceBackend, ExactAtEveryShapeTheTunerCanPick) {
+    const auto space = device_checks::launch_space(backend());
+    if (!space) GTEST_SKIP() << "not tuned";
+    const std::size_t n = 3 * (std::size_t{1} << 16) + 1001;
+    const auto data = small_integers<float>(n, 1, 5);
+    const float exact = exact_sum_of(std::span<const float>(data)).round();
+    std::size_t turn = 0;
+    for (const std::uint32_t group_size : space->group_sizes) {
+        for (const std::uint32_t loads : space->loads) {
+            const LaunchKnobs knobs{group_size, loads, space->groups_per_unit[turn++ % space->groups_per_unit.size()]};
+            set_forced_launch(knobs);
+            auto reduction = backend().prepare(data, {});
+            reduction->run();
+            EXPECT_EQ(reduction->result(), exact) << knobs.text();
+            EXPECT_NE(reduction->configuration().find(" shape=forced"), std::string::npos) << knobs.text() << ": " << reduction->configuration();
+        }
+    }
+    set_forced_launch(std::nullopt);
 }
 
 TEST_P(EveryDeviceBackend, NanAndInfinityPropagate) {

@@ -29,6 +29,10 @@ bool on_cpu_implementation() { return vulkan::context().facts().type == VK_PHYSI
 
 [[maybe_unused]] const bool hooks_registered = device_checks::register_api_hooks(vulkan::kDevice, {
     .on_cpu = [](const Backend&) { return on_cpu_implementation(); },
+    .launch_space = [](const Backend& backend) -> std::optional<LaunchSpace> {
+        if (!sums(backend)) return std::nullopt;
+        return vulkan::launch_space();
+    },
     .watch = []() -> std::function<void()> {
         return [before = vulkan::validation_errors().size()] {
             const auto errors = vulkan::validation_errors();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "api/backend.hpp"
+#include "api/launch_tuning.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
 #include "tests/sweep_support.hpp"
@@ -33,6 +34,9 @@ struct ApiHooks {
     // Whether the backend's device is a CPU implementation (PoCL, lavapipe), on which inputs of
     // gigabytes take minutes; nullptr: never.
     bool (*on_cpu)(const Backend& backend) = nullptr;
+    // The launch shapes the tuner can pick for the backend (api/launch_tuning.hpp), or nullopt for one
+    // that is not tuned; nullptr: none of the API's is.
+    std::optional<LaunchSpace> (*launch_space)(const Backend& backend) = nullptr;
     // Called as a test of one of its available backends starts; the function it returns is called as
     // the test ends, to fail it with what the API reported meanwhile (the Vulkan validation layer's
     // errors). nullptr: nothing to watch.
@@ -50,6 +54,10 @@ inline bool register_api_hooks(Device device, ApiHooks hooks) {
 inline ApiHooks api_hooks(Device device) {
     const auto found = api_hooks_storage().find(device.name());
     return found == api_hooks_storage().end() ? ApiHooks{} : found->second;
+}
+inline std::optional<LaunchSpace> launch_space(const Backend& backend) {
+    const ApiHooks hooks = api_hooks(backend.device);
+    return hooks.launch_space ? hooks.launch_space(backend) : std::nullopt;
 }
 inline bool on_cpu(const Backend& backend) {
     const ApiHooks hooks = api_hooks(backend.device);

@@ -3,11 +3,13 @@
 namespace shootout::opencl {
 
 FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& extra,
-                   const std::string& c_version)
+                   const std::string& c_version, std::optional<LaunchKnobs> knobs, LaunchSource source)
     : kind_(kind), n_(n), element_bytes_(element_bytes(type)) {
-    const cl_program program = opencl::program("reduce", build_options(type, extra, c_version));
+    const cl_program program =
+        opencl::program("reduce", build_options(type, extra, c_version, knobs ? static_cast<int>(knobs->loads) : loads_in_flight()));
     main_ = make_kernel(program, kind == FloatKernel::single_pass ? "single_pass" : kind == FloatKernel::read_all ? "read_all" : "partials");
-    shape_ = launch_shape(main_, n, element_bytes_);
+    shape_ = knobs ? launch_shape(n, element_bytes_, *knobs) : launch_shape(main_, n, element_bytes_);
+    if (knobs) variant_ = " per_unit=" + std::to_string(knobs->groups_per_unit) + " shape=" + std::string(to_string(source));
     if (kind == FloatKernel::two_kernel_tree) {
         combine_ = make_kernel(program, "combine");
         combine_size_ = launch_shape(combine_, 0, element_bytes_).group_size;
@@ -40,6 +42,28 @@ void FloatSum::enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const 
             queue.launch(main_, shape_.groups, shape_.group_size);
             break;
     }
+}
+
+std::unique_ptr<KernelSum> tuned_single_pass(const std::string& backend, OpenCLQueue& queue, std::size_t n, ElementType type,
+                                             const std::string& extra, const std::string& c_version) {
+    const Kernel probe = make_kernel(opencl::program("reduce", build_options(type, extra, c_version)), "single_pass");
+    const TunedLaunch launch = tuned_launch({
+        .kernel = backend,
+        .device = describe(),
+        .defaults = [knobs = default_knobs(probe)](int) { return knobs; },
+        .space = launch_space(probe),
+        // Each candidate as the backend's call, on a queue of its own.
+        .seconds_per_call = [=](const LaunchKnobs& knobs, std::size_t size) {
+            const DeviceBackendSpec<MakeKernelSum> spec{
+                .name = backend, .description = {}, .traits = {},
+                .make = [=](OpenCLQueue& q, std::size_t count, ElementType t) -> std::unique_ptr<KernelSum> {
+                    return std::make_unique<FloatSum>(q, FloatKernel::single_pass, count, t, extra, c_version, knobs, LaunchSource::tuner);
+                }};
+            return seconds_per_call({.make_queue = make_queue, .make_call = [&spec](DeviceQueue& q, Elements input) { return make_call(spec, q, input); }},
+                                    size);
+        },
+    });
+    return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type, extra, c_version, launch.for_size(n), launch.source);
 }
 
 }  // namespace shootout::opencl

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "opencl/runtime/opencl_reduction.hpp"
@@ -17,8 +18,11 @@ class FloatSum final : public KernelSum {
 public:
     // `type`: f32 or f64. `extra` and `c_version`: reduce.cl's build options beyond build_options()'s
     // (-DSUBGROUPS and the C version it needs).
+    // `knobs`: the launch (api/launch_tuning.hpp) and where it came from, named in the configuration;
+    // none: the device's defaults (launch_shape).
     FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& extra = {},
-             const std::string& c_version = "CL1.2");
+             const std::string& c_version = "CL1.2", std::optional<LaunchKnobs> knobs = std::nullopt,
+             LaunchSource source = LaunchSource::defaults);
 
     void enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const Buffer& out) override;
     ResultKind result() const override { return element_bytes_ == sizeof(double) ? ResultKind::f64_bits : ResultKind::f32; }
@@ -35,5 +39,10 @@ private:
     Buffer partials_, ticket_;
     std::string variant_;
 };
+
+// The one-launch FloatSum of `backend` (its reduce.cl build options `extra`, `c_version`) with the
+// backend's launch shapes on this device: its defaults, its cache or the tuner's (launch_tuning.hpp).
+std::unique_ptr<KernelSum> tuned_single_pass(const std::string& backend, OpenCLQueue& queue, std::size_t n, ElementType type,
+                                             const std::string& extra = {}, const std::string& c_version = "CL1.2");
 
 }  // namespace shootout::opencl

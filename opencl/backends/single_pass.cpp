@@ -12,9 +12,7 @@ namespace {
                    "combines the group sums in order; doubles summed in double",
     .traits = {.accumulator = Accumulator::f32, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
     .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count}}},
-    .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) {
-        return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type);
-    },
+    .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) { return tuned_single_pass("opencl/single-pass", queue, n, type); },
     .element_types = {ElementType::f32, ElementType::f64},
     .type_unavailable_reason = lacks_doubles,
 });

@@ -24,7 +24,7 @@ std::optional<std::string> lacks_subgroups() {
     .make = [](OpenCLQueue& queue, std::size_t n, ElementType type) {
         const DeviceProperties& device = device_properties();
         const std::string c_version = "CL" + std::to_string(device.c_major) + "." + std::to_string(device.c_minor);
-        return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type, "-DSUBGROUPS", c_version);
+        return tuned_single_pass("opencl/single-pass-subgroup", queue, n, type, "-DSUBGROUPS", c_version);
     },
     .element_types = {ElementType::f32, ElementType::f64},
     .unavailable_reason = lacks_subgroups,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "api/device_timing.hpp"
 #include "opencl/runtime/element_dispatch.hpp"
@@ -78,21 +79,43 @@ std::size_t simd_width(const Kernel& kernel) {
     return std::clamp<std::size_t>(multiple, 1, std::max<std::size_t>(kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE), 1));
 }
 
-LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes) {
-    const DeviceProperties& device = device_properties();
-    const std::size_t multiple = simd_width(kernel);
-    const auto most = kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE);
+LaunchKnobs default_knobs(const Kernel& kernel) {
+    const std::size_t most = kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE);
+    const auto group_size = static_cast<std::uint32_t>(std::bit_floor(std::max<std::size_t>(std::min(8 * simd_width(kernel), most), 1)));
+    const auto per_unit = static_cast<std::uint32_t>(std::bit_floor(2 * std::max<std::size_t>(device_properties().max_work_group / group_size, 1)));
+    return {.group_size = group_size, .loads = static_cast<std::uint32_t>(loads_in_flight()), .groups_per_unit = per_unit};
+}
+
+LaunchSpace launch_space(const Kernel& kernel) {
+    const LaunchKnobs defaults = default_knobs(kernel);
+    const auto most = static_cast<std::uint32_t>(std::bit_floor(std::min<std::size_t>(kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE), 1024)));
+    const auto powers = [](std::uint32_t low, std::uint32_t high) {
+        std::vector<std::uint32_t> values;
+        for (std::uint32_t v = low; v <= high; v *= 2) values.push_back(v);
+        return values;
+    };
+    // Loads: 1 to 8 (reduce.cl's range); groups per unit: 1 to 16, or to the defaults' where higher.
+    return {.group_sizes = powers(std::min<std::uint32_t>(32, most), most),
+            .loads = powers(1, 8),
+            .groups_per_unit = powers(1, std::max<std::uint32_t>(16, defaults.groups_per_unit))};
+}
+
+LaunchShape launch_shape(std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs) {
     LaunchShape shape;
-    shape.loads = loads_in_flight();
-    shape.group_size = std::bit_floor(std::max<std::size_t>(std::min(8 * multiple, most), 1));
-    const std::size_t resident = 2 * device.compute_units * std::max<std::size_t>(device.max_work_group / shape.group_size, 1);
+    shape.loads = static_cast<int>(knobs.loads);
+    shape.group_size = knobs.group_size;
+    const std::size_t resident = std::size_t{device_properties().compute_units} * knobs.groups_per_unit;
     const std::size_t per_group_pass = shape.group_size * shape.loads * (16 / element_bytes);
-    shape.groups = std::clamp<std::size_t>((n + per_group_pass - 1) / per_group_pass, 1, resident);
+    shape.groups = std::clamp<std::size_t>((n + per_group_pass - 1) / per_group_pass, 1, std::max<std::size_t>(resident, 1));
     return shape;
 }
 
-std::string build_options(ElementType type, const std::string& extra, const std::string& c_version) {
-    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads_in_flight()) + " " + element_define(type) +
+LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes) {
+    return launch_shape(n, element_bytes, default_knobs(kernel));
+}
+
+std::string build_options(ElementType type, const std::string& extra, const std::string& c_version, int loads) {
+    return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads) + " " + element_define(type) +
            (extra.empty() ? "" : " " + extra);
 }
 

@@ -16,6 +16,7 @@
 
 #include "api/backend.hpp"
 #include "api/device_backend.hpp"
+#include "api/launch_tuning.hpp"
 #include "opencl/runtime/device.hpp"
 #include "opencl/runtime/opencl_api.hpp"
 #include "opencl/runtime/queue.hpp"
@@ -54,6 +55,14 @@ struct LaunchShape {
     int loads = 1;
     std::string describe() const;
 };
+
+// The tuned launch of a single-pass kernel (api/launch_tuning.hpp): the shape above is its defaults
+// (group size, loads, and groups per compute unit 2 x the device's largest work-group / the group
+// size), the knobs within what the kernel and device run; a knobs' shape covers n as above, at most
+// groups_per_unit groups on each compute unit. The loads are a build define (LOADS).
+LaunchKnobs default_knobs(const Kernel& kernel);
+LaunchSpace launch_space(const Kernel& kernel);
+LaunchShape launch_shape(std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs);
 // The loads in flight for this device (the build option a kernel's program needs before the shape).
 int loads_in_flight();
 // The kernel's SIMD width on the device: its preferred work-group size multiple (a warp, a wavefront,
@@ -74,8 +83,9 @@ std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeKernelSum>& ba
 inline constexpr DeviceRuntime<MakeKernelSum> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
 
 // Build options every program gets: the OpenCL C version (1.2 unless a kernel needs a later one),
-// no fast-math, the loads in flight and the element type (element_define()); then `extra`.
-std::string build_options(ElementType type, const std::string& extra = {}, const std::string& c_version = "CL1.2");
+// no fast-math, the loads in flight (the device's unless given) and the element type (element_define()); then `extra`.
+std::string build_options(ElementType type, const std::string& extra = {}, const std::string& c_version = "CL1.2",
+                          int loads = loads_in_flight());
 
 // Why the device cannot do double arithmetic (no cl_khr_fp64), for f64 input; nullopt for other types.
 std::optional<std::string> lacks_doubles(ElementType type);

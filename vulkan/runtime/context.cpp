@@ -26,11 +26,6 @@ bool at_least_1_3(std::uint32_t version) { return std::min(version, kApiVersion)
 // (H100 50 MiB, H200 60 MiB, MI300X's 256 MiB Infinity Cache), so rotation past 4x it defeats theirs.
 constexpr std::size_t kUnknownCacheBytes = std::size_t{256} << 20;
 
-// Invocations taken to be resident on a device that reports neither its SMs (VK_NV_shader_sm_builtins)
-// nor its compute units (VK_AMD_shader_core_properties): 1024 workgroups of 256, about what a large
-// current GPU holds at half occupancy; the grid-stride loop takes the rest.
-constexpr std::uint64_t kUnknownResidentInvocations = std::uint64_t{1024} * 256;
-
 std::mutex& messages_mutex() {
     static std::mutex mutex;
     return mutex;
@@ -304,18 +299,15 @@ DeviceFacts read_facts(const Candidate& candidate) {
     facts.shader_float64 = candidate.shader_float64;
     facts.max_workgroup_size = std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations);
     facts.max_workgroups = limits.maxComputeWorkGroupCount[0];
-    // Half of what the SMs (compute units) hold: a 256-invocation workgroup of up to 64 registers an
-    // invocation fits four times in a 64K-register SM, so the grid runs in one wave whatever registers
-    // the driver's compiler gives the shader (cuda/single-pass learns the same from the occupancy API).
     if (candidate.sm_builtins) {
-        facts.resident_invocations = std::uint64_t{sm.shaderSMCount} * sm.shaderWarpsPerSM * 32 / 2;
+        facts.compute_units = sm.shaderSMCount;
+        facts.invocations_per_unit = sm.shaderWarpsPerSM * 32;
     } else if (candidate.amd_core) {
-        const std::uint64_t units = candidate.amd_core2 && amd2.activeComputeUnitCount
-                                        ? amd2.activeComputeUnitCount
-                                        : std::uint64_t{amd.shaderEngineCount} * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
-        facts.resident_invocations = units * amd.simdPerComputeUnit * amd.wavefrontsPerSimd * amd.wavefrontSize / 2;
+        facts.compute_units = candidate.amd_core2 && amd2.activeComputeUnitCount
+                                  ? amd2.activeComputeUnitCount
+                                  : amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+        facts.invocations_per_unit = amd.simdPerComputeUnit * amd.wavefrontsPerSimd * amd.wavefrontSize;
     }
-    if (facts.resident_invocations == 0) facts.resident_invocations = kUnknownResidentInvocations;
     facts.cache_bytes = facts.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? host_last_level_cache() : kUnknownCacheBytes;
     if (v13) facts.max_buffer_size = maintenance4.maxBufferSize;
     vk.vkGetPhysicalDeviceMemoryProperties(candidate.device, &facts.memory);

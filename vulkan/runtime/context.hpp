@@ -44,10 +44,12 @@ struct DeviceFacts {
     bool shader_float64 = false;    // doubles in shaders (shaderFloat64), enabled when there
     std::uint32_t max_workgroup_size = 128;
     std::uint32_t max_workgroups = 65535;
-    // Invocations the device surely keeps resident at once, whatever a shader's registers: from
-    // VK_NV_shader_sm_builtins or VK_AMD_shader_core_properties where the driver has one, else a
-    // count near what current GPUs hold.
-    std::uint64_t resident_invocations = 0;
+    // The SMs (compute units) and the invocations each holds at most, from VK_NV_shader_sm_builtins
+    // or VK_AMD_shader_core_properties where the driver has one; 0 where it says neither. Vulkan
+    // reports no pipeline's registers: how many workgroups a unit keeps resident is a launch knob
+    // (LaunchKnobs::groups_per_unit), tuned, not derived.
+    std::uint32_t compute_units = 0;
+    std::uint32_t invocations_per_unit = 0;
     std::size_t cache_bytes = 0;  // the last-level cache that input rotation must defeat
     VkDeviceSize max_buffer_size = ~VkDeviceSize{0};
     VkPhysicalDeviceMemoryProperties memory{};

@@ -148,16 +148,18 @@ void VulkanQueue::copy(const Buffer& to, VkDeviceSize to_offset, const Buffer& f
     if (bytes == 0) return;
     const VkBufferCopy region{.srcOffset = from_offset, .dstOffset = to_offset, .size = bytes};
     vk.vkCmdCopyBuffer(record(), from.get(), to.get(), 1, &region);
+    transfer_since_barrier_ = true;
     counted();
 }
 
 void VulkanQueue::fill(const Buffer& buffer, std::uint32_t value) {
     vk.vkCmdFillBuffer(record(), buffer.get(), 0, VK_WHOLE_SIZE, value);
+    transfer_since_barrier_ = true;
     counted();
 }
 
-void VulkanQueue::dispatch(VkPipeline pipeline, const void* push_constants, std::uint32_t workgroups) {
-    const VkCommandBuffer commands = record();
+void VulkanQueue::dispatch(VkPipeline pipeline, const void* push_constants, std::uint32_t workgroups, DispatchOrder order) {
+    const VkCommandBuffer commands = record(order == DispatchOrder::after_previous || transfer_since_barrier_);
     vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vk.vkCmdPushConstants(commands, context_.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes, push_constants);
     vk.vkCmdDispatch(commands, workgroups, 1, 1);
@@ -210,7 +212,10 @@ VkCommandBuffer VulkanQueue::record(bool ordered) {
         open_ = s;
         commands_ = 0;
     }
-    if (ordered) command_barrier(open_->commands);
+    if (ordered) {
+        command_barrier(open_->commands);
+        transfer_since_barrier_ = false;
+    }
     return open_->commands;
 }
 

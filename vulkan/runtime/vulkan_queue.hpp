@@ -3,7 +3,10 @@
 //
 // Commands are recorded into a command buffer and submitted in order; a barrier before each one
 // (shader and transfer writes before, shader and transfer access after) gives the in-order queue
-// the layer expects (a CUDA stream's order). The start timestamp
+// the layer expects (a CUDA stream's order), except before a dispatch its caller marks independent:
+// one that shares no buffer with the commands since the last barrier (a call's own set of slots,
+// ticket and result; the input only read), which may then overlap them, as CUDA's programmatic
+// launches do. A copy or fill since the last barrier still puts one before it. The start timestamp
 // is submitted at once, so that an isolated call includes its submission latency as a CUDA event
 // pair does; the calls after it go out every kCommandsPerSubmission commands, so the device starts
 // on a batch while the host still records the rest, and the stop timestamp with the last of them.
@@ -51,6 +54,9 @@ struct VulkanMemory final : DeviceQueue::Memory {
 
 inline const Buffer& buffer_of(const DeviceQueue::Memory& memory) { return static_cast<const VulkanMemory&>(memory).buffer; }
 
+// Whether a dispatch waits for the commands before it (a barrier), or shares nothing they write.
+enum class DispatchOrder { after_previous, independent };
+
 class VulkanQueue final : public DeviceQueue {
 public:
     VulkanQueue();
@@ -73,7 +79,7 @@ public:
     // For the calls:
     void copy(const Buffer& to, VkDeviceSize to_offset, const Buffer& from, VkDeviceSize from_offset, VkDeviceSize bytes);
     void fill(const Buffer& buffer, std::uint32_t value);
-    void dispatch(VkPipeline pipeline, const void* push_constants, std::uint32_t workgroups);
+    void dispatch(VkPipeline pipeline, const void* push_constants, std::uint32_t workgroups, DispatchOrder order = DispatchOrder::after_previous);
 
 private:
     struct Submission {
@@ -102,6 +108,8 @@ private:
     std::vector<Submission> idle_, in_flight_;
     std::optional<Submission> open_;
     int commands_ = 0;
+    // A copy or fill was recorded since the last barrier: the next command waits for it.
+    bool transfer_since_barrier_ = false;
     std::vector<Staging> staging_;
     std::unique_ptr<Buffer> bounce_;
 };

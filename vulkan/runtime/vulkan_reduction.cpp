@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "api/device_timing.hpp"
 #include "vulkan/runtime/context.hpp"
@@ -14,7 +15,19 @@
 namespace shootout::vulkan {
 namespace {
 
-constexpr std::uint32_t kWorkgroupSize = 256, kLoadsInFlight = 4;
+// The knobs where nothing is tuned or cached, on every device and size band: 256 invocations, 4
+// loads in flight, 4 workgroups an SM (half of an H100/H200 SM's 2048 invocations, resident at up to
+// 64 registers an invocation). H100: vulkan/single-pass 6.7 us at 2^20, 28.1 at 2^24 (issue 39).
+constexpr LaunchKnobs kDefaultKnobs{.group_size = 256, .loads = 4, .groups_per_unit = 4};
+// The compute units taken where the driver reports none (no VK_NV_shader_sm_builtins, no
+// VK_AMD_shader_core_properties): 256 x 4 workgroups of 256, about what a large GPU holds at half
+// occupancy; the grid-stride loop takes the rest.
+constexpr std::uint32_t kUnknownComputeUnits = 256;
+// Calls in flight: each has its own slots, ticket and result, so consecutive dispatches of one call
+// share no buffer and need no barrier between them; one comes before a set is used again.
+constexpr std::uint32_t kCallsInFlight = 8;
+// Bytes between the sets' tickets and results (no two in one cache line).
+constexpr VkDeviceSize kSetStride = 256;
 
 // reduce.comp's push constants.
 struct CallConstants {
@@ -39,27 +52,33 @@ std::optional<std::string> why_unavailable(const ShaderBackend& spec) {
     return std::nullopt;
 }
 
-std::string describe(const LaunchShape& shape, WorkgroupReduce reduce) {
+std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSource source) {
     std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.workgroup_size) +
-                       " loads=" + std::to_string(shape.loads_in_flight);
-    if (reduce == WorkgroupReduce::shared_memory) return text + " reduce=shared";
-    if (shape.pinned_subgroup_size) return text + " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
-    return text + " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
+                       " loads=" + std::to_string(shape.loads_in_flight) + " per_unit=" + std::to_string(shape.groups_per_unit);
+    if (reduce == WorkgroupReduce::shared_memory) text += " reduce=shared";
+    else if (shape.pinned_subgroup_size) text += " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
+    else text += " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
+    return text + " shape=" + std::string(to_string(source));
 }
 
-// One backend's dispatch for one input size: its pipeline, slots, ticket and result.
+VkDeviceSize round_up(VkDeviceSize bytes) { return (bytes + kSetStride - 1) / kSetStride * kSetStride; }
+
+// One backend's dispatches for one input size: its pipeline, and kCallsInFlight sets of slots,
+// ticket and result, used in turn.
 class VulkanCall final : public DeviceCall {
 public:
-    VulkanCall(const ShaderBackend& spec, VulkanQueue& queue, Elements input)
+    VulkanCall(const ShaderBackend& spec, VulkanQueue& queue, Elements input, const LaunchKnobs& knobs, LaunchSource source)
         : queue_(queue),
           n_(input.size()),
           element_bytes_(element_bytes(input.type())),
           atomic_(spec.finish == Finish::atomic),
           reduce_(spec.reduce),
-          shape_(launch_shape(spec.reduce, n_, element_bytes_)),
-          slots_(queue.context(), std::uint64_t{shape_.workgroups} * element_bytes_, Buffer::Where::device),
-          ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
-          out_(queue.context(), element_bytes_, Buffer::Where::device),
+          source_(source),
+          shape_(launch_shape(spec.reduce, n_, element_bytes_, knobs)),
+          slot_stride_(round_up(std::uint64_t{shape_.workgroups} * element_bytes_)),
+          slots_(queue.context(), slot_stride_ * kCallsInFlight, Buffer::Where::device),
+          tickets_(queue.context(), kSetStride * kCallsInFlight, Buffer::Where::device),
+          out_(queue.context(), kSetStride * kCallsInFlight, Buffer::Where::device),
           host_out_(queue.context(), element_bytes_, Buffer::Where::host) {
         // The shaders index the input in 32 bits, and NVIDIA's driver forms the byte offset in 32 bits
         // too: past 4 GiB it wraps (an H200 lost the last elements of 2^31 + 1001 floats).
@@ -68,24 +87,30 @@ public:
         const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight};
         pipeline_ = queue.context().pipeline(input.type() == ElementType::f64 ? spec.spirv_f64 : spec.spirv, constants,
                                              shape_.pinned_subgroup_size);
-        queue_.fill(ticket_, 0);
+        queue_.fill(tickets_, 0);
     }
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
-        if (n_ == 0 || atomic_) queue_.fill(out_, 0);  // the empty sum, or what the atomics add to
+        set_ = next_set_;
+        next_set_ = (next_set_ + 1) % kCallsInFlight;
+        // A set used again: ordered after every command before (its last use, and the result's copy).
+        const bool reused = set_ == 0;
+        // The empty sum, or what the atomics add to: every set's result zeroed at once.
+        if (n_ == 0 || (atomic_ && reused)) queue_.fill(out_, 0);
         if (n_ > 0) {
             const VkDeviceAddress in = buffer_of(input).address() + offset;
-            const CallConstants constants{.vectors = in, .floats = in, .slots = slots_.address(), .ticket = ticket_.address(),
-                                          .out = out_.address(), .n = static_cast<std::uint32_t>(n_), .unused = 0};
-            queue_.dispatch(pipeline_, &constants, shape_.workgroups);
+            const CallConstants constants{.vectors = in, .floats = in, .slots = slots_.address() + set_ * slot_stride_,
+                                          .ticket = tickets_.address() + set_ * kSetStride, .out = out_.address() + set_ * kSetStride,
+                                          .n = static_cast<std::uint32_t>(n_), .unused = 0};
+            queue_.dispatch(pipeline_, &constants, shape_.workgroups, reused ? DispatchOrder::after_previous : DispatchOrder::independent);
         }
         to_host_ = result_to_host;
-        if (to_host_) queue_.copy(host_out_, 0, out_, 0, element_bytes_);
+        if (to_host_) copy_result();
     }
 
     double result() override {
         if (!to_host_) {
-            queue_.copy(host_out_, 0, out_, 0, element_bytes_);
+            copy_result();
             queue_.finish();
         }
         if (element_bytes_ == sizeof(double)) {
@@ -98,35 +123,82 @@ public:
         return sum;
     }
 
-    std::string configuration() const override { return describe(shape_, reduce_); }
+    std::string configuration() const override { return describe(shape_, reduce_, source_); }
 
 private:
+    void copy_result() { queue_.copy(host_out_, 0, out_, set_ * kSetStride, element_bytes_); }
+
     VulkanQueue& queue_;
     std::size_t n_, element_bytes_;
     bool atomic_;
     WorkgroupReduce reduce_;
+    LaunchSource source_;
     LaunchShape shape_;
-    Buffer slots_, ticket_, out_, host_out_;
+    VkDeviceSize slot_stride_;
+    Buffer slots_, tickets_, out_, host_out_;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
+    std::uint32_t set_ = 0, next_set_ = 0;
     bool to_host_ = false;
 };
 
+// Powers of two from `low` up to `high`.
+std::vector<std::uint32_t> powers_of_two(std::uint32_t low, std::uint32_t high) {
+    std::vector<std::uint32_t> values;
+    for (std::uint32_t v = low; v <= high; v *= 2) values.push_back(v);
+    return values;
+}
+
+// The kernel's shapes on this device (api/launch_tuning.hpp), each candidate timed as a call of the
+// kernel on the queue every vulkan/* backend uses.
+TunedLaunch tuned(const std::shared_ptr<const ShaderBackend>& module) {
+    return tuned_launch({
+        .kernel = module->name,
+        .device = context().facts().description,
+        .defaults = default_knobs,
+        .space = launch_space(),
+        .seconds_per_call = [module](const LaunchKnobs& knobs, std::size_t n) {
+            return seconds_per_call({.make_queue = make_queue,
+                                     .make_call = [module, knobs](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
+                                         return std::make_unique<VulkanCall>(*module, static_cast<VulkanQueue&>(queue), input, knobs,
+                                                                             LaunchSource::tuner);
+                                     }},
+                                    n);
+        },
+    });
+}
+
 }  // namespace
 
-LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes) {
+LaunchKnobs default_knobs(int) { return kDefaultKnobs; }
+
+LaunchSpace launch_space() {
     const DeviceFacts& facts = context().facts();
-    LaunchShape shape;
-    shape.workgroup_size = std::min(kWorkgroupSize, std::bit_floor(facts.max_workgroup_size));
-    shape.loads_in_flight = kLoadsInFlight;
+    const std::uint32_t widest = std::min<std::uint32_t>(1024, std::bit_floor(facts.max_workgroup_size));
+    // Never more workgroups a unit than it holds of the narrowest workgroup, where it says.
+    const std::uint32_t per_unit = facts.invocations_per_unit ? std::max<std::uint32_t>(facts.invocations_per_unit / 64, 1) : 16;
+    return {.group_sizes = powers_of_two(std::min<std::uint32_t>(64, widest), widest),
+            .loads = powers_of_two(1, 8),
+            .groups_per_unit = powers_of_two(1, std::min<std::uint32_t>(per_unit, 16))};
+}
+
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs) {
+    const DeviceFacts& facts = context().facts();
+    LaunchShape shape{.workgroup_size = std::min(knobs.group_size, std::bit_floor(facts.max_workgroup_size)),
+                      .loads_in_flight = knobs.loads,
+                      .groups_per_unit = knobs.groups_per_unit};
     const std::uint64_t per_workgroup = std::uint64_t{shape.workgroup_size} * (16 / element_bytes) * shape.loads_in_flight;
-    const std::uint64_t resident = std::max<std::uint64_t>(facts.resident_invocations / shape.workgroup_size, 1);
-    const std::uint64_t most = std::min<std::uint64_t>(resident, facts.max_workgroups);
+    const std::uint64_t units = facts.compute_units ? facts.compute_units : kUnknownComputeUnits;
+    const std::uint64_t most = std::min<std::uint64_t>(units * shape.groups_per_unit, facts.max_workgroups);
     shape.workgroups = static_cast<std::uint32_t>(std::clamp<std::uint64_t>((n + per_workgroup - 1) / per_workgroup, 1, most));
     const std::uint32_t size = facts.max_subgroup_size;
     if (reduce == WorkgroupReduce::subgroup && facts.subgroup_size_control && shape.workgroup_size % size == 0 &&
         shape.workgroup_size / size <= facts.max_workgroup_subgroups)
         shape.pinned_subgroup_size = size;
     return shape;
+}
+
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes) {
+    return launch_shape(reduce, n, element_bytes, default_knobs(size_band(n)));
 }
 
 std::unique_ptr<DeviceQueue> make_queue() { return std::make_unique<VulkanQueue>(); }
@@ -145,7 +217,8 @@ DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend) {
         .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = module->traits.order,
                                                .reproducibility = module->traits.reproducibility, .role = module->traits.role}}},
         .make = [module](VulkanQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-            return std::make_unique<VulkanCall>(*module, queue, input);
+            const TunedLaunch launch = tuned(module);
+            return std::make_unique<VulkanCall>(*module, queue, input, launch.for_size(input.size()), launch.source);
         },
         .element_types = module->spirv_f64.empty() ? std::vector{ElementType::f32} : std::vector{ElementType::f32, ElementType::f64},
         .unavailable_reason = [module] { return why_unavailable(*module); },

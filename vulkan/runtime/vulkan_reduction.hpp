@@ -15,6 +15,7 @@
 
 #include "api/backend.hpp"
 #include "api/device_backend.hpp"
+#include "api/launch_tuning.hpp"
 #include "api/device_timing.hpp"
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
@@ -55,17 +56,25 @@ struct ShaderBackend {
 DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend);
 
 
-// The launch every vulkan/* call makes on the chosen device (a function of n, the element size and the
-// device only): 256 invocations a workgroup (or the device's power-of-two limit below it), 4 16-byte
-// loads in flight per invocation, workgroups enough for one pass of them over the input and never
-// more than the device keeps resident; the subgroup size pinned to the device's largest where
-// VK_EXT_subgroup_size_control allows (subgroup reductions only; 0: the driver's choice).
+// The launch of a reduce.comp call: the knobs (api/launch_tuning.hpp: workgroup size, 16-byte loads
+// in flight per invocation, workgroups per compute unit, as specialization constants and the grid's
+// cap) and what follows from them for n: workgroups enough for one pass of the loads over the input
+// and never more than knobs.groups_per_unit on each compute unit; the subgroup size pinned to the
+// device's largest where VK_EXT_subgroup_size_control allows (subgroup reductions only; 0: the
+// driver's choice).
 struct LaunchShape {
     std::uint32_t workgroup_size = 0;
     std::uint32_t loads_in_flight = 0;
     std::uint32_t workgroups = 0;
     std::uint32_t pinned_subgroup_size = 0;
+    std::uint32_t groups_per_unit = 0;
 };
+LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs);
+// With the device's default knobs for n's size band (default_knobs).
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes);
+LaunchKnobs default_knobs(int band);
+// The knobs the device runs (and the tuner sweeps): workgroups of 64 to 1024 invocations (the
+// device's limit), 1 to 8 loads, 1 to 16 workgroups a compute unit (no more than it holds).
+LaunchSpace launch_space();
 
 }  // namespace shootout::vulkan
