@@ -72,8 +72,8 @@ struct Column {
 
 // Text is valid UTF-8 in both files, with U+FFFD for each byte that is not: pandas refuses a whole
 // file for one such byte.
-Column text(const char* name, const std::string& value) {
-    return {{name, ColumnKind::text}, valid_utf8(value), quote_json(value)};
+Column text(const char* name, const std::string& value, bool may_be_empty = false) {
+    return {{name, ColumnKind::text, nullptr, may_be_empty}, valid_utf8(value), quote_json(value)};
 }
 Column whole(const char* name, std::uint64_t value) {
     return {{name, ColumnKind::whole}, std::to_string(value), json_whole(value)};
@@ -120,10 +120,10 @@ std::vector<Column> columns(const Measurement& m) {
         text("version", m.version),
         optional_real("spread", m.spread, "%.4g"),
         optional_whole("reps", m.reps > 0 ? std::optional<std::uint64_t>(m.reps) : std::nullopt),
-        text("noisy", m.noisy),
+        text("noisy", m.noisy, true),
         optional_whole("throttled", m.throttled ? std::optional<std::uint64_t>(*m.throttled) : std::nullopt),
         optional_real("sm_clock_mhz", m.sm_clock_mhz, "%.6g"), optional_real("mem_clock_mhz", m.mem_clock_mhz, "%.6g"),
-        text("governor", m.governor), text("turbo", m.turbo), optional_real("load1", m.load1, "%.3g"),
+        text("governor", m.governor, true), text("turbo", m.turbo, true), optional_real("load1", m.load1, "%.3g"),
     };
 }
 
