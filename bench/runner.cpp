@@ -340,6 +340,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
 
         time_cases(cases, input, [&](const Case& c, const CaseOutcome& outcome, const CaseTiming& timing) {
             const std::string counter = progress_counter(++done, filtered ? 0 : total);
+            if (refresh) err << "\r\033[K" << std::flush;  // what stdout prints next takes the refreshed line's place
             if (!timing.error.empty()) {
                 (outcome.exhausted ? out : err) << counter << ' ' << c.name << (outcome.exhausted ? ": skipped: " : ": FAILED: ")
                                                 << timing.error << '\n';
@@ -360,10 +361,10 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                                          ": " + outcome.clocks_missing;
                 if (energy_notes.insert(note).second) out << note << '\n';
             }
-            if (refresh) err << "\r\033[K" << std::flush;  // the stdout line takes the refreshed line's place
             out << progress_line(done, filtered ? 0 : total, m) << std::endl;
             if (!filtered)
-                err << progress_estimate_line(done, total, elapsed(), seconds_left(planned_input, cases.size() - (done - done_before)))
+                err << progress_estimate_line(done, total, elapsed(),
+                                              done < total ? seconds_left(planned_input, cases.size() - (done - done_before)) : std::nullopt)
                     << (refresh ? "" : "\n") << std::flush;
             for (const auto& reporter : reporters) reporter->report(m);
         }, {.max_noise = options.max_noise, .max_noise_seconds = options.max_noise_seconds});
