@@ -132,6 +132,14 @@ struct Energy {
     std::string missing = {};
 };
 
+// A device's clocks, read now, in MHz, for the sm_clock_mhz/mem_clock_mhz/throttled columns and the
+// throttle rule (measurement_rules.hpp). All none where the device has no clock to read; `missing`
+// says why where one was expected (NVIDIA's management library not found).
+struct DeviceClocks {
+    std::optional<double> sm_mhz = {}, memory_mhz = {}, sm_max_mhz = {};
+    std::string missing = {};
+};
+
 // One prepared input. run() is called many times; every call does the whole reduction again.
 class Reduction {
 public:
@@ -148,6 +156,10 @@ public:
     // Backends whose device has an energy counter: the energy of one call in a stream of batches of
     // `calls` calls, by the energy window of measurement_rules.hpp. None elsewhere.
     virtual Energy energy_per_call(int /*calls*/) { return {}; }
+
+    // Backends on a device with readable clocks: its clocks now (read after each repetition). None
+    // elsewhere.
+    virtual DeviceClocks clocks() { return {}; }
 
     // The sum of the last run(), widened to double. Device backends copy it back here, once, after
     // timing.

@@ -58,6 +58,8 @@ public:
     // The device's energy counter, in joules since a fixed point, read now; none where the API has
     // no counter.
     virtual Energy energy_counter() { return {}; }
+    // The device's clocks, read now; none where the API cannot read them.
+    virtual DeviceClocks clocks() { return {}; }
 };
 
 // A backend's device work for one input size, with its temporary storage, made before timing.
@@ -127,6 +129,7 @@ public:
     std::optional<double> run() override;
     double run_batch(int calls) override;
     Energy energy_per_call(int calls) override;
+    DeviceClocks clocks() override { return queue_->clocks(); }
     double result() override;
     std::string configuration() const override { return call_->configuration(); }
 

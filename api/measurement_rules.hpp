@@ -14,7 +14,19 @@
 //                mpirun with several ranks the cases run one after the other: every rank must
 //                call the collectives in the same order.
 //   statistic    time_ns_median (the number every plot and ratio uses) and time_ns_min, over the
-//                repetitions' mean times per call
+//                kept repetitions' mean times per call (reps column; in the JSON, repetitions_ns)
+//   noise        spread = 1.4826 x MAD / median of the kept repetitions' times (the normalised median
+//                absolute deviation: the cv for normal noise, but one repetition disturbed by a shared
+//                machine does not inflate it); a row is noisy when spread > kNoisySpread, or the
+//                --max-noise asked for. --max-noise repeats a case in further rounds of as many
+//                repetitions as its first, interleaved among the cases still above it, until its
+//                spread is below it or kMaxNoiseSeconds (--max-noise-seconds) of timed repetitions
+//                were spent; every repetition taken is kept, the stop depends only on the spread, so
+//                the median is not chosen (no repetition is dropped for being far from it).
+//   throttle     devices with readable clocks (NVML's on NVIDIA GPUs): the clocks are read after each
+//                repetition; one that ends with the SM clock below kThrottleFraction of its maximum
+//                is discarded and re-taken in a later round (nvbench's rule), at most
+//                kMaxThrottleRetakes per case; the throttled column counts the discarded ones.
 //   GB/s         input bytes / time_ns_median, decimal; a copy baseline moves twice what it counts
 //   caches       each backend declares its rule (Backend::cache). CPU rows are warm: every call reads
 //                the same input, so an input that fits a cache level is read from it (cache column
@@ -35,7 +47,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +81,35 @@ inline int batch_calls(std::uint64_t input_bytes) {
 inline constexpr double kEnergyWindowSeconds = 0.5;
 inline constexpr double kEnergyGiveUpSeconds = 5.0;
 inline constexpr double kEnergyPollSeconds = 0.01;
+
+// Noise (above): a spread above 5% is one a reader can see in a plot of one machine's rows.
+inline constexpr double kNoisySpread = 0.05;
+inline constexpr double kMaxNoiseSeconds = 10.0;
+// Throttle (above): nvbench's default throttle threshold (its --throttle-threshold, 75%).
+inline constexpr double kThrottleFraction = 0.75;
+inline constexpr int kMaxThrottleRetakes = 5;
+
+// The median of `values` (the mean of the middle two for an even count); NaN for none.
+inline double median(std::vector<double> values) {
+    if (values.empty()) return NAN;
+    const std::size_t k = values.size() / 2;
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+    const double upper = values[k];
+    if (values.size() % 2) return upper;
+    return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k)) + upper) / 2;
+}
+
+// The spread column (above): 1.4826 x MAD / median, a fraction; none for fewer than 2 values.
+inline std::optional<double> relative_spread(const std::vector<double>& values) {
+    if (values.size() < 2) return std::nullopt;
+    const double centre = median(values);
+    std::vector<double> deviations;
+    for (double value : values) deviations.push_back(std::abs(value - centre));
+    constexpr double kNormalConsistency = 1.4826;  // 1 / Phi^-1(3/4): MAD x this estimates a normal's sigma
+    return kNormalConsistency * median(deviations) / centre;
+}
+
+inline bool throttled(double sm_mhz, double sm_max_mhz) { return sm_mhz < kThrottleFraction * sm_max_mhz; }
 
 inline double gbps(std::uint64_t bytes, double time_ns) { return static_cast<double>(bytes) / time_ns; }
 

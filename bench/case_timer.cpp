@@ -10,7 +10,9 @@
 #include <new>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
+#include "api/measurement_rules.hpp"
 #include "platform/memory.hpp"
 
 namespace shootout {
@@ -65,6 +67,21 @@ void skip(benchmark::State& state, const std::string& why, bool loop_started) {
 // per-call time is taken when the case is recorded, so that Google Benchmark sizes its repetitions
 // by the region's real length). A case that throws is skipped where memory or threads could not be
 // had, failed otherwise, in this repetition and those after it.
+// The counters a repetition hands to TimingCollector beside its time: the device's clocks at its
+// end, and whether they say it was throttled (rules "throttle").
+constexpr const char* kSmCounter = "shootout_sm_mhz";
+constexpr const char* kMemoryCounter = "shootout_memory_mhz";
+constexpr const char* kThrottledCounter = "shootout_throttled";
+
+void count_clocks(benchmark::State& state, Reduction& reduction, CaseOutcome& outcome) {
+    const DeviceClocks clocks = reduction.clocks();
+    if (!clocks.missing.empty()) outcome.clocks_missing = clocks.missing;
+    if (!clocks.sm_mhz) return;
+    state.counters[kSmCounter] = *clocks.sm_mhz;
+    if (clocks.memory_mhz) state.counters[kMemoryCounter] = *clocks.memory_mhz;
+    state.counters[kThrottledCounter] = clocks.sm_max_mhz && rules::throttled(*clocks.sm_mhz, *clocks.sm_max_mhz);
+}
+
 void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elements input,
               PreparedCase& prepared) {
     if (!outcome.failure.empty()) {  // failed in an earlier repetition: say so once, not once per repetition
@@ -96,6 +113,7 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elem
                 throw std::logic_error(c.backend->name + ": run() must return a time exactly when timed by device events");
             if (device_seconds) state.SetIterationTime(*device_seconds);
         }
+        count_clocks(state, reduction, outcome);  // before the energy window's batches, which are not timed
         if (c.timing == TimingRule::batched && !outcome.energy) outcome.energy = reduction.energy_per_call(c.batch);
         const double result = reduction.result();
         if (outcome.result && std::bit_cast<std::uint64_t>(*outcome.result) != std::bit_cast<std::uint64_t>(result))
@@ -110,89 +128,147 @@ void run_case(benchmark::State& state, const Case& c, CaseOutcome& outcome, Elem
     }
 }
 
-// Collects each benchmark's per-repetition times and calls back once per finished benchmark.
-// Stands in for Google Benchmark's console reporter: one line per case instead of one per repetition.
+// Collects each benchmark's repetitions and calls back once per benchmark whose round ended, with
+// its error where it failed. Stands in for Google Benchmark's console reporter: one line per case
+// instead of one per repetition.
 class TimingCollector : public benchmark::BenchmarkReporter {
 public:
-    using Finished = std::function<void(const std::string& name, const CaseTiming&)>;
+    using RoundEnded = std::function<void(const std::string& name, const std::string& error)>;
 
-    explicit TimingCollector(Finished finished) : finished_(std::move(finished)) {}
+    TimingCollector(std::map<std::string, RepetitionsTaken>& taken, RoundEnded ended) : taken_(taken), ended_(std::move(ended)) {}
 
     bool ReportContext(const Context&) override { return true; }
 
     void ReportRuns(const std::vector<Run>& runs) override {
         for (const Run& run : runs) {
             const std::string& name = run.run_name.function_name;
-            if (done_.count(name)) continue;
-            Partial& p = partial_[name];
+            if (ended_names_.count(name)) continue;
+            RepetitionsTaken& t = taken_[name];
             if (run.error_occurred) {
-                finish(name, {.error = run.error_message});
+                end(name, run.error_message);
             } else if (run.run_type == Run::RT_Iteration) {
-                p.times.push_back(run.GetAdjustedRealTime());
-                p.iterations = run.iterations;
-                if (run.repetitions <= 1) finish(name, summarize(p));
+                add(t, run);
+                if (run.repetitions <= 1) end(name, {});
             } else if (run.aggregate_name == "median") {
-                p.median = run.GetAdjustedRealTime();
+                t.median = run.GetAdjustedRealTime();
             } else if (run.aggregate_name == "min") {
-                p.min = run.GetAdjustedRealTime();
-                finish(name, summarize(p));  // "min" is registered after the built-in statistics
+                t.min = run.GetAdjustedRealTime();
+                end(name, {});  // "min" is registered after the built-in statistics
             }
         }
     }
 
+    // A new round: its cases report again.
+    void next_round() { ended_names_.clear(); }
+
 private:
-    struct Partial {
-        std::vector<double> times;
-        std::int64_t iterations = 0;
-        double median = 0, min = 0;  // from aggregates, when repetitions were not reported one by one
-    };
-
-    static CaseTiming summarize(Partial& p) {
-        if (p.times.empty()) return {.median_ns = p.median, .min_ns = p.min, .calls = p.iterations};
-        std::sort(p.times.begin(), p.times.end());
-        const std::size_t k = p.times.size();
-        const double median = k % 2 ? p.times[k / 2] : (p.times[k / 2 - 1] + p.times[k / 2]) / 2;
-        return {.median_ns = median, .min_ns = p.times.front(), .calls = p.iterations};
+    static void add(RepetitionsTaken& t, const Run& run) {
+        if (t.iterations == 0) t.iterations = run.iterations;
+        t.seconds += run.real_accumulated_time;
+        const auto counter = [&](const char* name) -> std::optional<double> {
+            const auto at = run.counters.find(name);
+            return at == run.counters.end() ? std::nullopt : std::optional<double>(at->second.value);
+        };
+        if (counter(kThrottledCounter).value_or(0) != 0) {
+            ++t.throttled;
+            return;
+        }
+        t.times.push_back(run.GetAdjustedRealTime());
+        if (const auto sm = counter(kSmCounter)) {
+            t.clocked = true;
+            t.sm.push_back(*sm);
+        }
+        if (const auto memory = counter(kMemoryCounter)) t.memory.push_back(*memory);
     }
 
-    void finish(const std::string& name, const CaseTiming& timing) {
-        partial_.erase(name);
-        done_.insert(name);
-        finished_(name, timing);
+    void end(const std::string& name, const std::string& error) {
+        ended_names_.insert(name);
+        ended_(name, error);
     }
 
-    Finished finished_;
-    std::map<std::string, Partial> partial_;
-    std::set<std::string> done_;
+    std::map<std::string, RepetitionsTaken>& taken_;
+    RoundEnded ended_;
+    std::set<std::string> ended_names_;
 };
+
+// The case's timing per timed region, from every repetition kept.
+CaseTiming summarize(const RepetitionsTaken& t) {
+    if (t.times.empty()) return {.median_ns = t.median.value_or(0), .min_ns = t.min.value_or(0), .calls = t.iterations};
+    CaseTiming timing{.median_ns = rules::median(t.times), .min_ns = *std::min_element(t.times.begin(), t.times.end()),
+                      .calls = t.iterations, .repetitions_ns = t.times, .spread = rules::relative_spread(t.times)};
+    if (t.clocked) {
+        timing.throttled = t.throttled;
+        if (!t.sm.empty()) timing.sm_mhz = rules::median(t.sm);
+        if (!t.memory.empty()) timing.memory_mhz = rules::median(t.memory);
+    }
+    return timing;
+}
 
 }  // namespace
 
-std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished) {
-    PreparedCase prepared;
-    std::map<std::string, std::pair<const Case*, CaseOutcome>> by_name;
-    for (Case& c : cases) {
-        auto& [planned, outcome] = by_name[c.name];
-        planned = &c;
-        auto* registered = benchmark::RegisterBenchmark(c.name.c_str(), [&c, &outcome = outcome, input, &prepared](benchmark::State& state) {
-            run_case(state, c, outcome, input, prepared);
-        });
-        registered->Unit(benchmark::kNanosecond)->ComputeStatistics("min", [](const std::vector<double>& v) {
-            return *std::min_element(v.begin(), v.end());
-        });
-        if (c.backend->timing == Timing::device_events) registered->UseManualTime();
-        else registered->UseRealTime();
+int repetitions_wanted(RepetitionsTaken& t, const StoppingRule& stopping) {
+    if (t.round_repetitions == 0) t.round_repetitions = static_cast<int>(t.times.size()) + t.throttled;
+    if (t.times.empty() && !t.throttled) return 0;  // aggregates only: nothing to judge by
+    const int retake = std::min(t.throttled - t.retaken, rules::kMaxThrottleRetakes - t.retaken);
+    if (retake > 0) {
+        t.retaken += retake;
+        return retake;
     }
-    TimingCollector collector([&](const std::string& name, CaseTiming timing) {
-        const auto& [c, outcome] = by_name.at(name);
+    if (!stopping.max_noise || t.seconds >= stopping.max_noise_seconds) return 0;
+    const std::optional<double> spread = rules::relative_spread(t.times);
+    return spread && *spread > *stopping.max_noise ? t.round_repetitions : 0;
+}
+
+std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished, const StoppingRule& stopping) {
+    PreparedCase prepared;
+    std::map<std::string, std::pair<Case*, CaseOutcome>> by_name;
+    for (Case& c : cases) by_name[c.name].first = &c;
+    std::map<std::string, RepetitionsTaken> taken;
+    std::map<std::string, int> wanted;  // the cases of the next round, and their repetitions
+    const auto finish = [&](const std::string& name, CaseTiming timing) {
+        auto& [c, outcome] = by_name.at(name);
         // Each timed region held c->batch calls.
         timing.median_ns /= c->batch;
         timing.min_ns /= c->batch;
         timing.calls *= c->batch;
+        for (double& time : timing.repetitions_ns) time /= c->batch;
         finished(*c, outcome, timing);
+    };
+    TimingCollector collector(taken, [&](const std::string& name, const std::string& error) {
+        if (!error.empty()) return finish(name, {.error = error});
+        RepetitionsTaken& t = taken.at(name);
+        if (const int more = repetitions_wanted(t, stopping)) wanted[name] = more;
+        else if (t.times.empty() && t.throttled)
+            finish(name, {.error = "every repetition, and every re-take, ran with the SM clock throttled below " +
+                                   std::to_string(static_cast<int>(rules::kThrottleFraction * 100)) + "% of its maximum"});
+        else finish(name, summarize(t));
     });
-    const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&collector);
-    benchmark::ClearRegisteredBenchmarks();
+    // A round times the cases `repetitions` names, as many repetitions as it says each; the first
+    // round every case, as many as Google Benchmark's flag says.
+    const auto run_round = [&](const std::map<std::string, int>& repetitions) {
+        for (auto& [name, entry] : by_name) {
+            auto& [c, outcome] = entry;
+            const auto asked = repetitions.find(name);
+            if (!repetitions.empty() && asked == repetitions.end()) continue;
+            auto* registered = benchmark::RegisterBenchmark(c->name.c_str(), [c = c, &outcome = outcome, input, &prepared](benchmark::State& state) {
+                run_case(state, *c, outcome, input, prepared);
+            });
+            registered->Unit(benchmark::kNanosecond)->ComputeStatistics("min", [](const std::vector<double>& v) {
+                return *std::min_element(v.begin(), v.end());
+            });
+            if (asked != repetitions.end()) registered->Repetitions(asked->second);
+            if (c->backend->timing == Timing::device_events) registered->UseManualTime();
+            else registered->UseRealTime();
+        }
+        // A later round prepares its cases again: a re-take is a fresh turn, as an interleaved one is.
+        prepared.release();
+        collector.next_round();
+        const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&collector);
+        benchmark::ClearRegisteredBenchmarks();
+        return matched;
+    };
+    const std::size_t matched = run_round({});
+    while (!wanted.empty()) run_round(std::exchange(wanted, {}));
     return matched;
 }
 

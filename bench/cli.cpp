@@ -261,6 +261,15 @@ std::vector<const Backend*> select_backends(std::string_view spec) {
     return chosen;
 }
 
+// A positive decimal number, for --max-noise and --max-noise-seconds.
+double parse_positive(const std::string& text, const std::string& what) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(value > 0) || !std::isfinite(value))
+        throw UsageError(what + ": '" + text + "' is not a positive number");
+    return value;
+}
+
 // --sizes=per-thread:SPEC
 constexpr std::string_view kPerThread = "per-thread:";
 
@@ -311,6 +320,8 @@ Options parse_command_line(const std::vector<std::string>& args) {
         else if (key == "--csv") { need_value(); options.csv_path = value; }
         else if (key == "--json") { need_value(); options.json_path = value; }
         else if (key == "--write-input") { need_value(); options.write_input = value; }
+        else if (key == "--max-noise") { need_value(); options.max_noise = parse_positive(value, key) / 100; }
+        else if (key == "--max-noise-seconds") { need_value(); options.max_noise_seconds = parse_positive(value, key); }
         else throw UsageError("unknown option '" + arg + "' (see --help)");
     }
     if (!options.write_input.empty() && (!options.csv_path.empty() || !options.json_path.empty()))
@@ -393,6 +404,10 @@ Usage: accumulate_bench [options] [--benchmark_* flags]
                      --input, --seed) to DIR as an .npy file, and DIR/inputs.json with each one's
                      exact sum, the CSV columns, this machine and the measurement rules, for the
                      framework runner (README.md, "Framework rows")
+  --max-noise=PCT    repeat each case, in further rounds of its repetitions, until the spread of its
+                     times (1.4826 x MAD / median, the CSV's spread) is below PCT percent or it has
+                     spent --max-noise-seconds=S (default )" + std::to_string(static_cast<int>(rules::kMaxNoiseSeconds)) + R"() in timed repetitions; the row's
+                     reps says how many it took, noisy=yes that the time ran out first
   --help             this text
 
 What is measured, per (backend, size, element type, input, threads, timing): the measurement rules are stated

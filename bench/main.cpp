@@ -53,6 +53,9 @@ int run(const std::string& program, const std::vector<std::string>& args, shooto
     shootout::mpi::agree([&] {
         options = shootout::parse_command_line(args);
         if (options.help) return;  // answered whatever else is given
+        if (options.max_noise && shootout::mpi::world().size > 1)
+            throw shootout::UsageError("--max-noise under mpirun with " + std::to_string(shootout::mpi::world().size) +
+                                       " ranks: each rank would decide alone when a case stops, and wait in another's collectives");
         backends = shootout::select_backends(options.backends);
         shootout::initialize_benchmark(program, options.benchmark_flags, shootout::mpi::world().size);
     });

@@ -9,6 +9,7 @@
 
 #include "api/element_type.hpp"
 #include "api/launch_tuning.hpp"
+#include "api/measurement_rules.hpp"
 #include "bench/inputs.hpp"
 
 namespace shootout {
@@ -37,6 +38,8 @@ struct Options {
     std::string write_input;  // --write-input=DIR: write the inputs and their exact sums there instead of measuring
     std::vector<std::string> benchmark_flags;  // --benchmark_* flags, passed on to Google Benchmark
     bool list_cases = false;  // --benchmark_list_tests: Google Benchmark prints the cases' names; nothing is measured
+    std::optional<double> max_noise;  // --max-noise=PCT as a fraction: repeat a case until its spread is below it
+    double max_noise_seconds = rules::kMaxNoiseSeconds;       // --max-noise-seconds: the timed seconds a case may take getting there
 };
 
 inline constexpr std::string_view kDefaultSizes = "2^10..2^26";

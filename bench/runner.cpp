@@ -9,11 +9,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <set>
+#include <thread>
 
 #include "bench/case_timer.hpp"
 #include "bench/cli.hpp"
@@ -91,6 +94,7 @@ std::string describe_configurations(const std::vector<std::pair<std::string, int
 struct RunContext {
     std::string host, cpu, compiler, build, machine, version;
     std::map<const Backend*, DeviceInfo> device_info;
+    platform::CpuContext cpu_context;
 };
 
 // Record: one finished case as a row.
@@ -122,10 +126,56 @@ Measurement record(const RunContext& run, const Options& options, const Case& c,
         .dtype = c.dtype,
         .energy_j = outcome.energy ? outcome.energy->joules : std::nullopt,
         .version = run.version,
+        .spread = timing.spread,
+        .reps = static_cast<int>(timing.repetitions_ns.size()),
+        .noisy = timing.spread ? (*timing.spread > options.max_noise.value_or(rules::kNoisySpread) ? "yes" : "no") : "",
+        .throttled = timing.throttled, .sm_clock_mhz = timing.sm_mhz, .mem_clock_mhz = timing.memory_mhz,
+        .governor = run.cpu_context.governor, .turbo = run.cpu_context.turbo, .load1 = run.cpu_context.load1,
+        .repetitions_ns = timing.repetitions_ns,
     };
 }
 
+// "1h02m", "6m40s", "12s".
+std::string duration_text(double seconds) {
+    const auto whole = static_cast<long long>(std::max(0.0, seconds) + 0.5);
+    char text[32];
+    if (whole >= 3600) std::snprintf(text, sizeof text, "%lldh%02lldm", whole / 3600, whole / 60 % 60);
+    else if (whole >= 60) std::snprintf(text, sizeof text, "%lldm%02llds", whole / 60, whole % 60);
+    else std::snprintf(text, sizeof text, "%llds", whole);
+    return text;
+}
+
 }  // namespace
+
+void ProgressEstimate::size_done(std::uint64_t bytes, std::size_t cases, double seconds) {
+    if (cases) done_.push_back({static_cast<double>(bytes), static_cast<double>(cases), seconds});
+}
+
+std::optional<double> ProgressEstimate::seconds_for(std::uint64_t bytes, std::size_t cases) const {
+    if (done_.empty()) return std::nullopt;
+    // Least squares of the time per case against bytes, each size weighted by its case count.
+    double w = 0, x = 0, y = 0, xx = 0, xy = 0;
+    for (const Size& size : done_) {
+        const double per_case = size.seconds / size.cases;
+        w += size.cases;
+        x += size.cases * size.bytes;
+        y += size.cases * per_case;
+        xx += size.cases * size.bytes * size.bytes;
+        xy += size.cases * size.bytes * per_case;
+    }
+    const double mean = y / w, determinant = w * xx - x * x;
+    double per_case = mean;
+    if (determinant > 0) {
+        const double b = (w * xy - x * y) / determinant, a = (y - b * x) / w;
+        if (a >= 0 && b >= 0) per_case = a + b * static_cast<double>(bytes);
+    }
+    return per_case * static_cast<double>(cases);
+}
+
+std::string progress_estimate_line(std::size_t done, std::size_t total, double elapsed, std::optional<double> left) {
+    return std::to_string(done) + "/" + std::to_string(total) + " cases, " + duration_text(elapsed) + " elapsed" +
+           (left ? ", about " + duration_text(*left) + " left" : "");
+}
 
 std::vector<std::string> unavailable_lines(const std::vector<std::pair<std::string, std::string>>& unavailable,
                                            const std::vector<std::string>& registered) {
@@ -206,7 +256,8 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     }
 
     RunContext run{.host = host_name(), .cpu = cpu_model(), .compiler = compiler_version(), .build = build_type(),
-                   .machine = machine_identity(), .version = build_version(), .device_info = {}};
+                   .machine = machine_identity(), .version = build_version(), .device_info = {},
+                   .cpu_context = platform::cpu_context()};
     std::map<const Backend*, int> visible_gpus;
     for (const Backend* backend : backends) {
         if (backend->device_info) run.device_info[backend] = backend->device_info();
@@ -238,12 +289,33 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
         }
         return status;
     }
+    // Google Benchmark's context warnings, once per run that measures (its console reporter, which would print
+    // them, is replaced by the case timer's).
+    for (const std::string& warning : context_warnings(run.cpu_context, run.build, std::max(1u, std::thread::hardware_concurrency())))
+        err << warning << '\n';
     std::size_t total = 0;
     for (const PlannedInput& planned_input : plan) total += planned_input.cases.size();
     std::size_t done = 0, measured = 0;
-    std::set<std::string> energy_notes;  // why a device's rows have no energy, said once each
+    std::set<std::string> energy_notes;  // why a device's rows have no energy or clocks, said once each
+    // The stderr progress line: refreshed in place on a terminal, one line per case elsewhere.
+    const auto started = std::chrono::steady_clock::now();
+    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+    const bool refresh = &err == &std::cerr && platform::is_terminal(2);
+    ProgressEstimate estimate;
+    const auto seconds_left = [&](const std::list<PlannedInput>::iterator& from, std::size_t left_in_this_size) {
+        std::optional<double> left;
+        for (auto later = from; later != plan.end(); ++later) {
+            const std::size_t cases = later == from ? left_in_this_size : later->cases.size();
+            const auto more = estimate.seconds_for(input_bytes(later->dtype, later->n), cases);
+            if (more) left = left.value_or(0) + *more;
+        }
+        return left;
+    };
 
-    for (auto& [n, dtype, cases] : plan) {
+    for (auto planned_input = plan.begin(); planned_input != plan.end(); ++planned_input) {
+        auto& [n, dtype, cases] = *planned_input;
+        const double size_started = elapsed();
+        const std::size_t done_before = done;
         std::optional<HostArray> generated;
         Elements input = file_input.elements();
         if (options.input.file.empty()) {
@@ -268,6 +340,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
 
         time_cases(cases, input, [&](const Case& c, const CaseOutcome& outcome, const CaseTiming& timing) {
             const std::string counter = progress_counter(++done, filtered ? 0 : total);
+            if (refresh) err << "\r\033[K" << std::flush;  // what stdout prints next takes the refreshed line's place
             if (!timing.error.empty()) {
                 (outcome.exhausted ? out : err) << counter << ' ' << c.name << (outcome.exhausted ? ": skipped: " : ": FAILED: ")
                                                 << timing.error << '\n';
@@ -283,10 +356,21 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                 const std::string note = "energy_j left empty on " + std::string(to_string(c.backend->device)) + ": " + outcome.energy->missing;
                 if (energy_notes.insert(note).second) out << note << '\n';
             }
+            if (outcome.clocks_missing.size()) {
+                const std::string note = "sm_clock_mhz, mem_clock_mhz and throttled left empty on " + std::string(to_string(c.backend->device)) +
+                                         ": " + outcome.clocks_missing;
+                if (energy_notes.insert(note).second) out << note << '\n';
+            }
             out << progress_line(done, filtered ? 0 : total, m) << std::endl;
+            if (!filtered)
+                err << progress_estimate_line(done, total, elapsed(),
+                                              done < total ? seconds_left(planned_input, cases.size() - (done - done_before)) : std::nullopt)
+                    << (refresh ? "" : "\n") << std::flush;
             for (const auto& reporter : reporters) reporter->report(m);
-        });
+        }, {.max_noise = options.max_noise, .max_noise_seconds = options.max_noise_seconds});
+        estimate.size_done(input_bytes(dtype, n), done - done_before, elapsed() - size_started);
     }
+    if (refresh) err << '\n';
     if (measured == 0 && status == 0) {
         err << "accumulate_bench: nothing was measured" << no_case << '\n';
         return 1;

@@ -47,6 +47,8 @@ struct CaseOutcome {
     std::vector<std::pair<std::string, int>> configurations = {};
     // Reduction::energy_per_call(), taken once, after the first repetition of a batched case.
     std::optional<Energy> energy = {};
+    // DeviceClocks::missing: why a device's clocks, expected, could not be read.
+    std::string clocks_missing = {};
 };
 
 // The input sizes a sweep makes of one element type, ascending: --sizes (byte sizes counted in that

@@ -131,6 +131,21 @@ std::string machine_identity() {
 std::string compiler_version() { return SHOOTOUT_COMPILER; }
 std::string build_type() { return SHOOTOUT_BUILD_TYPE; }
 
+std::vector<std::string> context_warnings(const platform::CpuContext& cpu, const std::string& build, unsigned logical_cpus) {
+    std::vector<std::string> warnings;
+    if (!cpu.governor.empty() && cpu.governor != "performance")
+        warnings.push_back("***WARNING*** CPU scaling is enabled (governor " + cpu.governor +
+                           "): the CPU rows' times may be noisy and include the clock's ramp");
+    if (build == "Debug") warnings.push_back("***WARNING*** this is a debug build: its times are not the code's");
+    if (cpu.load1 && *cpu.load1 > logical_cpus) {
+        char load[32];
+        std::snprintf(load, sizeof load, "%.2f", *cpu.load1);
+        warnings.push_back(std::string("***WARNING*** the 1-minute load average (") + load + ") is above the " +
+                           std::to_string(logical_cpus) + " logical CPUs: other work shares the machine, times may be noisy");
+    }
+    return warnings;
+}
+
 std::string utc_timestamp() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     const std::tm utc = platform::utc_time(now);

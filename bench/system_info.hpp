@@ -6,7 +6,9 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "platform/cpu_info.hpp"
 #include "platform/system.hpp"
 
 namespace shootout {
@@ -39,5 +41,9 @@ std::string build_type();       // set by CMake: the build type
 // (cmake/version.cmake); "unknown" for a build outside git.
 std::string build_version();
 std::string utc_timestamp();    // now, ISO 8601
+
+// Google Benchmark's warnings about the run's context, one line each: CPU frequency scaling on (a
+// governor other than performance), a debug build, a load average above the logical CPUs.
+std::vector<std::string> context_warnings(const platform::CpuContext& cpu, const std::string& build, unsigned logical_cpus);
 
 }  // namespace shootout

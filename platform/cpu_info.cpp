@@ -1,5 +1,6 @@
 #include "platform/cpu_info.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -26,6 +27,30 @@ std::optional<std::string> proc_cpuinfo() {
     if (in) return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 #endif
     return std::nullopt;
+}
+
+namespace {
+// The first word of a small file, or "" when it cannot be read.
+std::string first_word(const std::string& path) {
+    std::ifstream in(path);
+    std::string word;
+    in >> word;
+    return word;
+}
+}  // namespace
+
+CpuContext cpu_context(const std::string& root) {
+    const std::string cpu = root + "/sys/devices/system/cpu/";
+    CpuContext context{.governor = first_word(cpu + "cpu0/cpufreq/scaling_governor"), .turbo = {}, .load1 = {}};
+    if (const std::string no_turbo = first_word(cpu + "intel_pstate/no_turbo"); !no_turbo.empty())
+        context.turbo = no_turbo == "0" ? "on" : "off";
+    else if (const std::string boost = first_word(cpu + "cpufreq/boost"); !boost.empty())
+        context.turbo = boost == "0" ? "off" : "on";
+    const std::string load = first_word(root + "/proc/loadavg");
+    char* end = nullptr;
+    const double value = std::strtod(load.c_str(), &end);
+    if (!load.empty() && *end == '\0') context.load1 = value;
+    return context;
 }
 
 std::string cpu_brand() {

@@ -16,6 +16,16 @@ std::optional<std::string> proc_cpuinfo();
 // when neither says.
 std::string cpu_brand();
 
+// What the CPU's clock and the machine's load were when asked, as Linux's files under `root` say
+// (root: "/", or a copy of those files for a test); empty where a file is missing (other systems,
+// virtual machines without cpufreq).
+struct CpuContext {
+    std::string governor;           // /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+    std::string turbo;              // "on" or "off": intel_pstate/no_turbo inverted, else cpufreq/boost
+    std::optional<double> load1;    // the first field of /proc/loadavg
+};
+CpuContext cpu_context(const std::string& root = "/");
+
 // Whether the CPU and the operating system let this process run Advanced SIMD (NEON) and SVE
 // instructions. False on other architectures. Apple's cores have NEON and no SVE.
 bool cpu_has_neon();

@@ -5,6 +5,7 @@
 #include <limits>
 
 #if defined(_WIN32)
+#include <io.h>
 #include <windows.h>
 #else
 #include <unistd.h>
@@ -28,6 +29,14 @@ const char* os_name() {
     return "linux";
 #else
     return "unknown";
+#endif
+}
+
+bool is_terminal(int fd) {
+#if defined(_WIN32)
+    return _isatty(fd) != 0;
+#else
+    return isatty(fd) != 0;
 #endif
 }
 

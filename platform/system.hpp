@@ -31,6 +31,9 @@ std::uint64_t kernel_thread_id();
 // joined. Linux's /proc/self/task/ID; false where the system does not say, and for id 0.
 bool kernel_holds_thread(std::uint64_t id);
 
+// Whether file descriptor `fd` (2: standard error) is a terminal: progress there is refreshed in place.
+bool is_terminal(int fd);
+
 // `when` as UTC calendar time (gmtime_r, gmtime_s: the C library's gmtime() is not thread-safe).
 std::tm utc_time(std::time_t when);
 

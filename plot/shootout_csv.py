@@ -81,6 +81,9 @@ DEVICES = ["cpu", "cuda", "cuda+h2d"]
 # The values of the columns the rules depend on; a row with another value is rejected.
 TIMINGS = ["isolated", "batched"]
 ROLES = ["reduction", "ceiling", "reference_copy", "launch_floor"]
+# The noise and context columns' words (empty in files written before them, and where unknown).
+NOISY = ["yes", "no", ""]
+TURBO = ["on", "off", ""]
 # Bytes per element of each element type: `bytes` must be n times this.
 DTYPE_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 DEFAULT_TIMING = "batched"
@@ -265,7 +268,8 @@ def read_csv(path: Path) -> pd.DataFrame:
         if empty.any():
             i = first_line(empty)
             raise InputError(f"{name} line {i + 2}: column {col} is empty")
-    for col, allowed in [("timing", TIMINGS), ("role", ROLES), ("dtype", list(DTYPE_BYTES))]:
+    for col, allowed in [("timing", TIMINGS), ("role", ROLES), ("dtype", list(DTYPE_BYTES)),
+                         ("noisy", NOISY), ("turbo", TURBO)]:
         bad = ~df[col].isin(allowed)
         if bad.any():
             i = first_line(bad)

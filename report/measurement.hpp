@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/element_type.hpp"
 #include "platform/system.hpp"
@@ -49,6 +50,18 @@ struct Measurement {
     std::optional<double> energy_j = {};  // the device's energy per call, in joules, where it has a
                                           // counter (rules::kEnergyWindowSeconds); none elsewhere
     std::string version;                  // build_version() of the build that measured the row
+    // Columns added for each row's noise and clocks (measurement_rules.hpp, "noise" and "throttle"):
+    std::optional<double> spread = {};    // 1.4826 x MAD / median of the kept repetitions; none below 2
+    int reps = 0;                         // repetitions kept (the median's); 0 when unknown
+    std::string noisy = {};                  // "yes" when spread is above the threshold, "no", "" without a spread
+    std::optional<int> throttled = {};    // repetitions discarded as throttled; none without device clocks
+    std::optional<double> sm_clock_mhz = {}, mem_clock_mhz = {};  // the device's clocks, medians over the repetitions
+    // Columns added for the CPU's context, read once at the start of the run:
+    std::string governor = {};               // cpufreq's scaling governor of cpu0; "" where there is none
+    std::string turbo = {};                  // "on", "off", or "" where the system does not say
+    std::optional<double> load1 = {};     // the 1-minute load average
+    // JSON only (repetitions_ns): the kept repetitions' times per call in ns, in the order taken.
+    std::vector<double> repetitions_ns = {};
 };
 
 }  // namespace shootout

@@ -72,14 +72,23 @@ struct Column {
 
 // Text is valid UTF-8 in both files, with U+FFFD for each byte that is not: pandas refuses a whole
 // file for one such byte.
-Column text(const char* name, const std::string& value) {
-    return {{name, ColumnKind::text}, valid_utf8(value), quote_json(value)};
+Column text(const char* name, const std::string& value, bool may_be_empty = false) {
+    return {{name, ColumnKind::text, nullptr, may_be_empty}, valid_utf8(value), quote_json(value)};
 }
 Column whole(const char* name, std::uint64_t value) {
     return {{name, ColumnKind::whole}, std::to_string(value), json_whole(value)};
 }
 Column real(const char* name, double value, const char* csv_pattern) {
     return {{name, ColumnKind::real, csv_pattern}, format_number(csv_pattern, value), json_number(value)};
+}
+
+// A real column that is empty where there is no value.
+Column optional_real(const char* name, const std::optional<double>& value, const char* csv_pattern) {
+    return {{name, ColumnKind::real, csv_pattern, true}, value ? format_number(csv_pattern, *value) : "",
+            value ? json_number(*value) : "null"};
+}
+Column optional_whole(const char* name, const std::optional<std::uint64_t>& value) {
+    return {{name, ColumnKind::whole, nullptr, true}, value ? std::to_string(*value) : "", value ? json_whole(*value) : "null"};
 }
 
 // Decimal gigabytes of input read per joule of the device's energy, as gbps counts bytes.
@@ -109,6 +118,12 @@ std::vector<Column> columns(const Measurement& m) {
         {{"gb_per_j", ColumnKind::real, "%.6g", true}, m.energy_j ? format_number("%.6g", gb_per_joule(m)) : "",
          m.energy_j ? json_number(gb_per_joule(m)) : "null"},
         text("version", m.version),
+        optional_real("spread", m.spread, "%.4g"),
+        optional_whole("reps", m.reps > 0 ? std::optional<std::uint64_t>(m.reps) : std::nullopt),
+        text("noisy", m.noisy, true),
+        optional_whole("throttled", m.throttled ? std::optional<std::uint64_t>(*m.throttled) : std::nullopt),
+        optional_real("sm_clock_mhz", m.sm_clock_mhz, "%.6g"), optional_real("mem_clock_mhz", m.mem_clock_mhz, "%.6g"),
+        text("governor", m.governor, true), text("turbo", m.turbo, true), optional_real("load1", m.load1, "%.3g"),
     };
 }
 
@@ -118,7 +133,10 @@ std::string json_object(const Measurement& m) {
         if (object.size() > 1) object += ", ";
         object += quote_json(column.schema.name) + ": " + column.json;
     }
-    return object + "}";
+    // Not a column: every repetition's time, for tools that test a difference's significance.
+    std::string repetitions;
+    for (double time : m.repetitions_ns) repetitions += (repetitions.empty() ? "" : ", ") + json_number(time);
+    return object + ", \"repetitions_ns\": [" + repetitions + "]}";
 }
 
 }  // namespace

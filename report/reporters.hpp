@@ -22,7 +22,8 @@ struct ColumnSchema {
     const char* name;
     ColumnKind kind;
     const char* pattern = nullptr;  // real columns: the printf pattern of the CSV text ("%.6g")
-    bool may_be_empty = false;      // seed (file inputs), peak_gbps (device unknown), energy_j and gb_per_j (no counter)
+    bool may_be_empty = false;      // seed (file inputs), peak_gbps (device unknown), energy_j and gb_per_j (no counter),
+                                    // the noise, clock and context columns (not measured or not known)
 };
 
 // The CSV columns, in order, from the one table that writes CSV rows and JSON objects; documented in

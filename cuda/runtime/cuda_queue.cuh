@@ -91,14 +91,8 @@ public:
     }
     void finish() override { SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
     // NVML's counter of this queue's GPU, found by its PCI bus id (NVML numbers GPUs its own way).
-    Energy energy_counter() override {
-        if (pci_bus_id_.empty()) {
-            char id[32] = {};
-            SHOOTOUT_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, device_));
-            pci_bus_id_ = id;
-        }
-        return total_energy(pci_bus_id_);
-    }
+    Energy energy_counter() override { return total_energy(pci_bus_id()); }
+    DeviceClocks clocks() override { return cuda::clocks(pci_bus_id()); }
 
     // For several queues timed together (MultiGpuReduction): the stop event alone, and its time.
     void record_stop() { SHOOTOUT_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
@@ -110,6 +104,15 @@ public:
     }
 
 private:
+    const std::string& pci_bus_id() {
+        if (pci_bus_id_.empty()) {
+            char id[32] = {};
+            SHOOTOUT_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, device_));
+            pci_bus_id_ = id;
+        }
+        return pci_bus_id_;
+    }
+
     int device_ = 0;
     std::string pci_bus_id_;
     Stream stream_;

@@ -28,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import shootout_csv as sc  # noqa: E402
+import pandas as pd  # noqa: E402
 
 F64 = HERE / "data" / "ws-ryzen-f64.csv"
 H100 = HERE / "data" / "h100.csv"  # every column up to version
@@ -129,7 +130,13 @@ def harness_rows(draw):
                rel_error=error, peak_gbps=draw(st.one_of(st.just(""), POSITIVE)), timing=draw(st.sampled_from(sc.TIMINGS)),
                batch=draw(st.integers(1, 1024)), role=draw(st.sampled_from(sc.ROLES)),
                reproducible=draw(st.sampled_from(["yes", "no"])), gpus=draw(st.integers(0, 8)),
-               ranks=draw(st.integers(1, 64)), dtype=dtype, energy_j="", gb_per_j="")
+               ranks=draw(st.integers(1, 64)), dtype=dtype, energy_j="", gb_per_j="",
+               spread=draw(st.one_of(st.just(""), st.floats(min_value=0, max_value=1e3))),
+               reps=draw(st.one_of(st.just(""), st.integers(1, 10**6))), noisy=draw(st.sampled_from(sc.NOISY)),
+               throttled=draw(st.one_of(st.just(""), st.integers(0, 100))),
+               sm_clock_mhz=draw(st.one_of(st.just(""), POSITIVE)), mem_clock_mhz=draw(st.one_of(st.just(""), POSITIVE)),
+               governor=draw(PRINTABLE), turbo=draw(st.sampled_from(sc.TURBO)),
+               load1=draw(st.one_of(st.just(""), st.floats(min_value=0, max_value=1e4))))
     return row
 
 
@@ -155,3 +162,10 @@ def test_rows_as_the_harness_writes_them_come_back_field_for_field(rows):
             assert got[c] == row[c] or (math.isnan(got[c]) and math.isnan(row[c])), (c, row[c], got[c])
         for c in ["threads", "seed", "n", "bytes", "iterations", "batch", "gpus", "ranks"]:
             assert got[c] == row[c], (c, row[c], got[c])
+        for c in ["spread", "sm_clock_mhz", "mem_clock_mhz", "load1"]:  # empty where not measured: NaN
+            assert got[c] == row[c] or (row[c] == "" and math.isnan(got[c])), (c, row[c], got[c])
+        for c in ["reps", "throttled"]:  # empty where not known: <NA>
+            assert (got[c] == row[c]) if row[c] != "" else pd.isna(got[c]), (c, row[c], got[c])
+        for c in ["noisy", "turbo"]:
+            assert got[c] == row[c], (c, row[c], got[c])
+        assert got["governor"] == row["governor"].strip(), (row["governor"], got["governor"])
