@@ -4,11 +4,13 @@ whether B is faster, slower or the same within noise (plot/README.md, "compare.p
 
     python plot/compare.py A B [--machine-a ID] [--machine-b ID] [--backend GLOB ...]
                            [--input NAME ...] [--device DEV ...] [--threads N]
-                           [--timing batched|isolated] [--margin FRACTION] [--markdown] [--plot DIR]
+                           [--timing batched|isolated] [--margin FRACTION] [--json-a JSON] [--json-b JSON]
+                           [--markdown] [--plot DIR]
     python plot/compare.py --references THIS.csv [REFERENCE.csv ...]
 
 A and B are each a CSV file, a folder of CSV files (one run each: every run's row is a sample), or a
-machine value or host name found in results/*.csv. Each GB/s follows the plot rules (plot/README.md):
+machine value or host name found in results/*.csv; --json-a/-b name accumulate_bench --json documents
+whose per-repetition times are then the samples. Each GB/s follows the plot rules (plot/README.md):
 newest row per repeat, median over inputs and seeds, largest thread count, GPU rows batched unless
 --timing isolated. A side holding several machines needs --machine-a / --machine-b.
 --references prints "this machine against the reference machines": per reference machine in
@@ -18,6 +20,7 @@ results/*.csv (or the files named), the ratio per size band over the backends bo
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from pathlib import Path
@@ -100,6 +103,37 @@ def describe_machines(df: pd.DataFrame) -> list[str]:
     return [f"{m} (host {h})" for m, h in host.items()]
 
 
+# What names a row in a JSON document as in a CSV file.
+ROW_KEY = ["backend", "dtype", "device", "timing", "threads", "gpus", "ranks", "input", "seed", "n"]
+
+
+def row_names(table: pd.DataFrame) -> pd.Series:
+    """Per row, its ROW_KEY as one string, numbers written as whole numbers (seed empty for files)."""
+    def text(v) -> str:
+        if isinstance(v, str):
+            return v
+        return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(int(v))
+    return table[ROW_KEY].apply(lambda r: "|".join(text(v) for v in r), axis=1)
+
+
+def repetitions(path: Path | None) -> dict[str, list[float]]:
+    """Per row name, the times per call of its repetitions from an accumulate_bench --json document
+    (`repetitions_ns`; the last measurement of a name wins, as the newest row does)."""
+    if path is None:
+        return {}
+    try:
+        measurements = json.loads(path.read_text())["measurements"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise sc.InputError(f"{path}: not an accumulate_bench --json document ({e})") from None
+    table = pd.DataFrame(measurements)
+    if table.empty or "repetitions_ns" not in table:
+        raise sc.InputError(f"{path}: no measurement has repetitions_ns (written by an older accumulate_bench)")
+    if "dtype" not in table:
+        table["dtype"] = sc.DEFAULT_DTYPE
+    return {name: [float(t) for t in reps] for name, reps in zip(row_names(table), table["repetitions_ns"])
+            if isinstance(reps, list) and reps}
+
+
 def row_se(rows: pd.DataFrame) -> pd.Series:
     """Per row, the relative standard error of its median time: from its `spread` and `reps` where
     the row has them, else from the gap between its median and minimum of 5 repetitions."""
@@ -109,12 +143,15 @@ def row_se(rows: pd.DataFrame) -> pd.Series:
     return sig.median_relative_se(spread, reps)
 
 
-def samples(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per point of a speed table: its times per call (one per row) and the median relative
-    standard error of one of them."""
+def samples(rows: pd.DataFrame, reps: dict[str, list[float]]) -> pd.DataFrame:
+    """Per point of a speed table: its times per call (each row's repetitions where `reps` has
+    them, else its median) and the median relative standard error of one row's median."""
     key = ["series", "device", "timing", "n"]
-    rows = rows.assign(se=row_se(rows))
-    return rows.groupby(key).agg(times=("time_ns_median", list), se=("se", "median")).reset_index()
+    names = row_names(rows) if reps else pd.Series("", index=rows.index)
+    times = [reps.get(name) or [t] for name, t in zip(names, rows["time_ns_median"])]
+    rows = rows.assign(se=row_se(rows), times=times)
+    return rows.groupby(key).agg(times=("times", lambda s: [t for row in s for t in row]),
+                                 se=("se", "median")).reset_index()
 
 
 def judge(times_a, se_a, times_b, se_b, margin: float) -> sig.Comparison:
@@ -124,12 +161,12 @@ def judge(times_a, se_a, times_b, se_b, margin: float) -> sig.Comparison:
 
 
 def table(a: pd.DataFrame, b: pd.DataFrame, rows_a: pd.DataFrame, rows_b: pd.DataFrame,
-          margin: float) -> pd.DataFrame:
+          margin: float, reps_a: dict | None = None, reps_b: dict | None = None) -> pd.DataFrame:
     key = ["series", "device", "timing", "n"]
     cols = key + ["bytes", "gbps", "threads", "batch"]
     t = a[cols].merge(b[cols], on=key + ["bytes"], how="outer", suffixes=("_a", "_b"))
-    t = t.merge(samples(rows_a), on=key, how="left").merge(samples(rows_b), on=key, how="left",
-                                                             suffixes=("_a", "_b"))
+    t = t.merge(samples(rows_a, reps_a or {}), on=key, how="left").merge(
+        samples(rows_b, reps_b or {}), on=key, how="left", suffixes=("_a", "_b"))
     for side in ("a", "b"):  # the GB/s of the median time of every sample, as the ratio takes it
         measured = t[f"times_{side}"].map(lambda x: isinstance(x, list))
         t.loc[measured, f"gbps_{side}"] = t["bytes"][measured] / t[f"times_{side}"][measured].map(np.median)
@@ -170,7 +207,7 @@ def fmt_timing(timing: str, ka, kb) -> str:
     return "batched ×" + (str(ks[0]) if len(set(ks)) == 1 else "/".join(map(str, ks)))
 
 
-METHOD_NOTE = (f"interval: 95%; with {sig.MIN_SAMPLES}+ samples a side (rows of inputs, seeds, runs), "
+METHOD_NOTE = (f"interval: 95%; with {sig.MIN_SAMPLES}+ samples a side (repetitions from --json-a/-b, rows of inputs, seeds, runs), "
                "the Mann-Whitney U test and a bootstrap of the ratio of medians; else from each row's "
                "noise (spread and reps, or the gap between median and minimum of 5 repetitions)")
 
@@ -349,6 +386,9 @@ def main(argv=None) -> int:
     p.add_argument("--margin", type=float, default=sig.MARGIN, metavar="FRACTION",
                    help="call B faster or slower only where its 95%% interval excludes 1 and the "
                         "ratio is beyond 1 + FRACTION or 1 / (1 + FRACTION) (default %(default)s)")
+    p.add_argument("--json-a", type=Path, metavar="JSON",
+                   help="A's accumulate_bench --json document: each row's repetitions are its samples")
+    p.add_argument("--json-b", type=Path, metavar="JSON", help="the same for B")
     p.add_argument("--markdown", action="store_true", help="print markdown tables")
     p.add_argument("--plot", metavar="DIR", type=Path,
                    help="also draw DIR/compare.png and .svg: B/A per size with its interval, a panel per device")
@@ -363,7 +403,7 @@ def main(argv=None) -> int:
         p.error("A and B are required (or --references)")
     speed_a, rows_a, label_a = one_machine(args.a, args.machine_a, "--machine-a", args)
     speed_b, rows_b, label_b = one_machine(args.b, args.machine_b, "--machine-b", args)
-    t = table(speed_a, speed_b, rows_a, rows_b, args.margin)
+    t = table(speed_a, speed_b, rows_a, rows_b, args.margin, repetitions(args.json_a), repetitions(args.json_b))
     print(render(t, label_a, label_b, args.markdown))
     both = t.dropna(subset=["ratio"])
     if both.empty:

@@ -5,6 +5,7 @@ results (two runs of one machine, the H100 against the H200)."""
 from __future__ import annotations
 
 import csv
+import json
 import math
 import subprocess
 import sys
@@ -159,6 +160,39 @@ def test_folders_of_runs_are_samples_for_the_u_test(tmp_path):
     assert set(verdicts(result.stdout, "cpu/serial/kahan")) == {sig.FASTER}
     assert set(verdicts(result.stdout, "cpu/tbb/reduce")) == {sig.SAME}
     assert "/a (5 files): machine ws-ryzen-3f9a0c71" in result.stdout
+
+
+def json_document(csv_path: Path, out: Path, spread: float, factor_of: dict[str, float], seed: int) -> Path:
+    """An accumulate_bench --json document of csv_path's rows, each with 5 repetitions around its
+    median (relative noise `spread`), a backend's divided by factor_of[backend]."""
+    rng = np.random.default_rng(seed)
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    measurements = []
+    for r in rows:
+        m = {k: (int(v) if k in ("threads", "gpus", "ranks", "n", "seed") and v else v) for k, v in r.items()}
+        t = float(r["time_ns_median"]) / factor_of.get(r["backend"], 1.0)
+        m["repetitions_ns"] = list(t * (1 + spread * rng.standard_normal(5)))
+        measurements.append(m)
+    out.write_text(json.dumps({"columns_documented_in": "results/README.md", "measurements": measurements}))
+    return out
+
+
+def test_repetitions_from_the_json_documents_are_the_samples(tmp_path):
+    # The same rows on both sides; B's JSON says cpu/serial/kahan's repetitions were 10% faster.
+    ja = json_document(RYZEN, tmp_path / "a.json", 0.01, {}, 1)
+    jb = json_document(RYZEN, tmp_path / "b.json", 0.01, {"cpu/serial/kahan": 1.1}, 2)
+    result = run(RYZEN, RYZEN, "--json-a", ja, "--json-b", jb, "--device", "cpu",
+                 "--backend", "cpu/serial/kahan", "--backend", "cpu/tbb/reduce")
+    assert result.returncode == 0, result.stderr
+    kahan = [line for line in result.stdout.splitlines() if line.startswith("cpu/serial/kahan ")]
+    samples = [line.split()[-2].split("/") for line in kahan]  # 3 inputs (or more) x 5 repetitions
+    assert kahan and all(int(a) >= 15 and int(b) >= 15 for a, b in samples)
+    assert set(verdicts(result.stdout, "cpu/serial/kahan")) == {sig.FASTER}
+    assert set(verdicts(result.stdout, "cpu/tbb/reduce")) == {sig.SAME}
+    # Without the documents, the same files are one median each: identical, the same within noise.
+    result = run(RYZEN, RYZEN, "--device", "cpu", "--backend", "cpu/serial/kahan")
+    assert set(verdicts(result.stdout, "cpu/serial/kahan")) == {sig.SAME}
 
 
 def test_plot_draws_a_panel_per_device(tmp_path):
