@@ -3,14 +3,35 @@
 # results/<machine>.csv (accumulate_bench --machine: host name and hardware fingerprint, so two VMs
 # named alike never share a file), then the framework rows (frameworks/: NumPy, and PyTorch, CuPy,
 # JAX and CCCL Python where python3 has them and a GPU) on the same inputs into the same file, then
-# redraw results/plots/. Extra arguments go to both (the runner passes over those not its own).
+# redraw results/plots/ and print this machine against the reference machines of results/*.csv.
+# Extra arguments go to both (the runner passes over those not its own).
+#
+#   scripts/run.sh          the default sweep: every backend at 2^10, 2^14, 2^18, 2^22 and 2^26
+#                           elements (a size in each band of the comparison: call overhead and first
+#                           caches, last-level caches, memory); without a CUDA GPU, OpenCL and Vulkan
+#                           run on PoCL and lavapipe and their batched cases are left out (1024 calls
+#                           per timed region on the CPU: 2 of the sweep's minutes at 2^18 alone)
+#   scripts/run.sh --full   every size from 2^10 to 2^26 and every case
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
-build_release
-csv="results/$(build/release/accumulate_bench --machine).csv"
-echo "[run] build/release/accumulate_bench --backend=all --csv=$csv $*" >&2
+full=0
+args=()
+for arg in "$@"; do
+    if [[ $arg == --full ]]; then full=1; else args+=("$arg"); fi
+done
+build_release accumulate_bench  # only the program: the tests are scripts/test.sh's
+bench=build/release/accumulate_bench
+csv="results/$($bench --machine).csv"
+sweep=()
+if ((!full)); then
+    sweep=(--sizes=2^10,2^14,2^18,2^22,2^26)
+    if ! $bench --list 2>/dev/null | grep -Eq '^cuda/[^ ]+ +cuda +available'; then
+        sweep+=('--benchmark_filter=-^(opencl|vulkan)/.*/batched$')
+    fi
+fi
+echo "[run] $bench --backend=all --csv=$csv ${sweep[*]} ${args[*]}" >&2
 status=0
-build/release/accumulate_bench --backend=all --csv="$csv" "$@" || status=$?
+$bench --backend=all --csv="$csv" "${sweep[@]}" "${args[@]}" || status=$?
 # The frameworks a user has are python3's; where it lacks NumPy, the plot venv's NumPy gives the
 # numpy/* rows and the others are listed unavailable.
 python=python3
@@ -19,8 +40,12 @@ if ! python3 -c 'import numpy' >/dev/null 2>&1; then
     venv_ensure
     python=$VENV_PYTHON
 fi
-echo "[run] $python frameworks/accumulate_frameworks.py --csv=$csv $*" >&2
-"$python" frameworks/accumulate_frameworks.py --bench=build/release/accumulate_bench --csv="$csv" "$@" || status=$?
+framework_sweep=("${sweep[@]:0:1}")  # the sizes: the filter is the harness's own
+echo "[run] $python frameworks/accumulate_frameworks.py --csv=$csv ${framework_sweep[*]} ${args[*]}" >&2
+"$python" frameworks/accumulate_frameworks.py --bench=$bench --csv="$csv" "${framework_sweep[@]}" "${args[@]}" || status=$?
 # Redraw even when some case was skipped (exit 1): the rows that were measured are in the CSV.
 "$REPO_ROOT/scripts/plot.sh"
+echo >&2
+source "$REPO_ROOT/scripts/venv.sh"
+"$VENV_PYTHON" plot/compare.py --references "$csv" || status=$?
 exit "$status"
