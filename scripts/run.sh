@@ -26,7 +26,7 @@ sweep=()
 if ((!full)); then
     sweep=(--sizes=2^10,2^14,2^18,2^22,2^26)
     if ! $bench --list 2>/dev/null | grep -Eq '^cuda/[^ ]+ +cuda +available'; then
-        sweep+=('--benchmark_filter=-^(opencl|vulkan)/.*/batched$')
+        sweep+=('--benchmark_filter=-^(opencl|vulkan)/.*/batched/')  # Google Benchmark's names end /manual_time
     fi
 fi
 echo "[run] $bench --backend=all --csv=$csv ${sweep[*]} ${args[*]}" >&2
