@@ -310,18 +310,28 @@ def band_of(nbytes: float) -> str:
 
 
 def bands(t: pd.DataFrame) -> pd.DataFrame:
-    """Per size band of a comparison: the backends and pairs measured in both, the geometric mean of
-    B/A and its range, and the verdicts."""
+    """Per device and size band of a comparison: the backends and pairs measured in both, the
+    geometric mean of B/A and its range, and the verdicts."""
     both = t.dropna(subset=["ratio"]).assign(band=lambda d: d["bytes"].map(band_of))
     out = []
-    for _, _, name in BANDS:
-        rows = both[both["band"] == name]
-        if rows.empty:
-            continue
-        out.append({"band": name, "backends": rows["series"].nunique(), "pairs": len(rows),
-                    "ratio": geometric_mean(rows["ratio"]), "lo": rows["ratio"].min(),
-                    "hi": rows["ratio"].max(), "verdicts": verdict_counts(rows)})
+    for device in sorted(both["device"].unique(), key=sc.device_rank):
+        for _, _, name in BANDS:
+            rows = both[(both["device"] == device) & (both["band"] == name)]
+            if rows.empty:
+                continue
+            out.append({"device": device, "band": name, "backends": rows["series"].nunique(), "pairs": len(rows),
+                        "ratio": geometric_mean(rows["ratio"]), "lo": rows["ratio"].min(),
+                        "hi": rows["ratio"].max(), "verdicts": verdict_counts(rows)})
     return pd.DataFrame(out)
+
+
+def hardware(rows: pd.DataFrame) -> str:
+    """What each device of a machine's rows ran on: 'cpu: MODEL; opencl: DEVICE; ...'."""
+    named = []
+    for device, of in rows.groupby("device", sort=False):
+        model = next((m for m in of["cpu" if device == "cpu" else "gpu"] if m), "")
+        named.append((sc.device_rank(device), f"{device}: {model or '?'}"))
+    return "; ".join(text for _, text in sorted(named))
 
 
 def references(args) -> int:
@@ -334,7 +344,7 @@ def references(args) -> int:
     machines = [m for m in reference["machine"].unique() if m != this]
     print(f"this machine against the reference machines (B/A: this machine's speed over theirs, "
           f"the geometric mean over the backends and sizes both measured in a band; {METHOD_NOTE})")
-    print(f"this machine = {label_b}")
+    print(f"this machine = {label_b}\n  ({hardware(rows_b)})")
     shown = 0
     for machine in sorted(machines):
         rows = reference[reference["machine"] == machine]
@@ -347,12 +357,11 @@ def references(args) -> int:
             continue
         shown += 1
         host = rows["host"].iloc[-1]
-        hardware = ", ".join(x for x in (next((c for c in rows["cpu"] if c), ""), next((g for g in rows["gpu"] if g), "")) if x)
-        lines = [[r.band, str(r.backends), str(r.pairs), fmt_ratio(r.ratio), f"{r.lo:.2f}..{r.hi:.2f}", r.verdicts]
-                 for r in per_band.itertuples(index=False)]
+        lines = [[r.device, r.band, str(r.backends), str(r.pairs), fmt_ratio(r.ratio), f"{r.lo:.2f}..{r.hi:.2f}",
+                  r.verdicts] for r in per_band.itertuples(index=False)]
         print()
-        print(render_lines(["size band", "backends", "pairs", "B/A", "range", "verdicts"], lines, 1,
-                           args.markdown, [f"A = machine {machine} (host {host}), {hardware}"]))
+        print(render_lines(["device", "size band", "backends", "pairs", "B/A", "range", "verdicts"], lines, 2,
+                           args.markdown, [f"A = machine {machine} (host {host})", f"  ({hardware(rows)})"]))
     if not shown:
         print("\nno reference machine measured a backend and size this machine measured", file=sys.stderr)
     return 0
