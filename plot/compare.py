@@ -35,6 +35,7 @@ import shootout_csv as sc  # noqa: E402
 import significance as sig  # noqa: E402
 
 KEY = sc.SERIES + sc.COUNTS + ["n"]  # one point of a speed table
+PAIR = ["series", "device", "timing", "n"]  # what pairs a point of A with one of B
 # Size bands of "this machine against the reference machines", by bytes read per call: call
 # overhead and the first caches, the last-level caches, memory.
 BANDS = [(0, 256 * 2**10, "up to 256 KiB"), (256 * 2**10, 16 * 2**20, "256 KiB to 16 MiB"),
@@ -146,11 +147,10 @@ def row_se(rows: pd.DataFrame) -> pd.Series:
 def samples(rows: pd.DataFrame, reps: dict[str, list[float]]) -> pd.DataFrame:
     """Per point of a speed table: its times per call (each row's repetitions where `reps` has
     them, else its median) and the median relative standard error of one row's median."""
-    key = ["series", "device", "timing", "n"]
     names = row_names(rows) if reps else pd.Series("", index=rows.index)
     times = [reps.get(name) or [t] for name, t in zip(names, rows["time_ns_median"])]
     rows = rows.assign(se=row_se(rows), times=times)
-    return rows.groupby(key).agg(times=("times", lambda s: [t for row in s for t in row]),
+    return rows.groupby(PAIR).agg(times=("times", lambda s: [t for row in s for t in row]),
                                  se=("se", "median")).reset_index()
 
 
@@ -162,11 +162,10 @@ def judge(times_a, se_a, times_b, se_b, margin: float) -> sig.Comparison:
 
 def table(a: pd.DataFrame, b: pd.DataFrame, rows_a: pd.DataFrame, rows_b: pd.DataFrame,
           margin: float, reps_a: dict | None = None, reps_b: dict | None = None) -> pd.DataFrame:
-    key = ["series", "device", "timing", "n"]
-    cols = key + ["bytes", "gbps", "threads", "batch"]
-    t = a[cols].merge(b[cols], on=key + ["bytes"], how="outer", suffixes=("_a", "_b"))
-    t = t.merge(samples(rows_a, reps_a or {}), on=key, how="left").merge(
-        samples(rows_b, reps_b or {}), on=key, how="left", suffixes=("_a", "_b"))
+    cols = PAIR + ["bytes", "gbps", "threads", "batch"]
+    t = a[cols].merge(b[cols], on=PAIR + ["bytes"], how="outer", suffixes=("_a", "_b"))
+    t = t.merge(samples(rows_a, reps_a or {}), on=PAIR, how="left").merge(
+        samples(rows_b, reps_b or {}), on=PAIR, how="left", suffixes=("_a", "_b"))
     for side in ("a", "b"):  # the GB/s of the median time of every sample, as the ratio takes it
         measured = t[f"times_{side}"].map(lambda x: isinstance(x, list))
         t.loc[measured, f"gbps_{side}"] = t["bytes"][measured] / t[f"times_{side}"][measured].map(np.median)
