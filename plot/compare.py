@@ -349,14 +349,16 @@ def references(args) -> int:
         rows = reference[reference["machine"] == machine]
         rows = sc.speed_rows(sc.apply_filters(rows, backend=args.backend, input=args.input,
                                               device=args.device), explicit_input=bool(args.input))
-        speed_a = sc.select_timing(sc.speed_table(rows, threads=args.threads), args.timing)
+        # The timing this machine has for each backend (isolated only, where OpenCL runs on PoCL).
+        speed_a = sc.speed_table(rows, threads=args.threads).merge(
+            speed_b[["series", "device", "timing"]].drop_duplicates(), on=["series", "device", "timing"])
         t = table(speed_a, speed_b, rows.merge(speed_a[KEY], on=KEY), rows_b, args.margin)
         per_band = bands(t)
         if per_band.empty:
             continue
         shown += 1
         host = rows["host"].iloc[-1]
-        lines = [[r.device, r.band, str(r.backends), str(r.pairs), fmt_ratio(r.ratio), f"{r.lo:.2f}..{r.hi:.2f}",
+        lines = [[r.device, r.band, str(r.backends), str(r.pairs), f"{r.ratio:.3g}x", f"{r.lo:.3g}..{r.hi:.3g}",
                   r.verdicts] for r in per_band.itertuples(index=False)]
         print()
         print(render_lines(["device", "size band", "backends", "pairs", "B/A", "range", "verdicts"], lines, 2,
