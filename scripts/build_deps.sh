@@ -48,9 +48,10 @@ install_missing_packages() {
     apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# build_release [TARGET...]: configure and build the release preset, every target or those named.
 build_release() {
     install_missing_packages
     cd "$REPO_ROOT"
     cmake --preset release
-    cmake --build --preset release --parallel "$(nproc)"
+    cmake --build --preset release --parallel "$(nproc)" ${1:+--target "$@"}
 }
