@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -217,6 +218,17 @@ int repetitions_wanted(RepetitionsTaken& t, const StoppingRule& stopping) {
     if (!stopping.max_noise || t.seconds >= stopping.max_noise_seconds) return 0;
     const std::optional<double> spread = rules::relative_spread(t.times);
     return spread && *spread > *stopping.max_noise ? t.round_repetitions : 0;
+}
+
+void keep_filtered(std::list<Case>& cases, const std::string& filter) {
+    const bool negative = filter.starts_with('-');
+    const std::string expression = negative ? filter.substr(1) : filter;
+    if (expression.empty()) return;
+    const std::regex compiled(expression, std::regex::extended | std::regex::nosubs);
+    cases.remove_if([&](const Case& c) {
+        const std::string registered = c.name + (c.backend->timing == Timing::device_events ? "/manual_time" : "/real_time");
+        return std::regex_search(registered, compiled) == negative;
+    });
 }
 
 std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished, const StoppingRule& stopping) {

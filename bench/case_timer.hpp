@@ -54,6 +54,12 @@ struct RepetitionsTaken {
 // round as long as its first while its spread is above it and its time is not spent; 0 when done.
 int repetitions_wanted(RepetitionsTaken& taken, const StoppingRule& stopping);
 
+// Leaves the cases --benchmark_filter selects, by the library's rule (src/re.h: std::regex, POSIX
+// extended, searched in the name it registers, the case's name and /manual_time or /real_time; a
+// leading '-' keeps those it does not match; "" and "." keep every case), so that a run counts its
+// cases before it starts and makes no input that no case reads.
+void keep_filtered(std::list<Case>& cases, const std::string& filter);
+
 // Returns how many cases --benchmark_filter matched: those that ran, or with --benchmark_list_tests
 // those whose names Google Benchmark printed instead (`input` is then never read).
 std::size_t time_cases(std::list<Case>& cases, Elements input, const CaseFinished& finished, const StoppingRule& stopping = {});

@@ -293,6 +293,8 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
     // them, is replaced by the case timer's).
     for (const std::string& warning : context_warnings(run.cpu_context, run.build, std::max(1u, std::thread::hardware_concurrency())))
         err << warning << '\n';
+    for (PlannedInput& planned_input : plan) keep_filtered(planned_input.cases, benchmark::GetBenchmarkFilter());
+    std::erase_if(plan, [](const PlannedInput& planned_input) { return planned_input.cases.empty(); });
     std::size_t total = 0;
     for (const PlannedInput& planned_input : plan) total += planned_input.cases.size();
     std::size_t done = 0, measured = 0;
@@ -339,7 +341,7 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
         std::map<std::pair<const Backend*, bool>, std::uint64_t> first_bits;
 
         time_cases(cases, input, [&](const Case& c, const CaseOutcome& outcome, const CaseTiming& timing) {
-            const std::string counter = progress_counter(++done, filtered ? 0 : total);
+            const std::string counter = progress_counter(++done, total);
             if (refresh) err << "\r\033[K" << std::flush;  // what stdout prints next takes the refreshed line's place
             if (!timing.error.empty()) {
                 (outcome.exhausted ? out : err) << counter << ' ' << c.name << (outcome.exhausted ? ": skipped: " : ": FAILED: ")
@@ -361,11 +363,10 @@ int run_sweep(const Options& options, const std::vector<const Backend*>& selecte
                                          ": " + outcome.clocks_missing;
                 if (energy_notes.insert(note).second) out << note << '\n';
             }
-            out << progress_line(done, filtered ? 0 : total, m) << std::endl;
-            if (!filtered)
-                err << progress_estimate_line(done, total, elapsed(),
-                                              done < total ? seconds_left(planned_input, cases.size() - (done - done_before)) : std::nullopt)
-                    << (refresh ? "" : "\n") << std::flush;
+            out << progress_line(done, total, m) << std::endl;
+            err << progress_estimate_line(done, total, elapsed(),
+                                          done < total ? seconds_left(planned_input, cases.size() - (done - done_before)) : std::nullopt)
+                << (refresh ? "" : "\n") << std::flush;
             for (const auto& reporter : reporters) reporter->report(m);
         }, {.max_noise = options.max_noise, .max_noise_seconds = options.max_noise_seconds});
         estimate.size_done(input_bytes(dtype, n), done - done_before, elapsed() - size_started);
