@@ -9,8 +9,9 @@
 // totals go carry-save into two 64-bit halves per window, still in registers; the digits take them
 // only when the window moves (and every kRoundsPerNormalize rounds). bfloat16: a trip whose values
 // all lie in the float window's top 15 binades adds them as int32 at a coarser lsb, two
-// instructions a value (BfloatWindow); any other trip goes through the float path one value at a
-// time. The trip classes (FloatTrips, BfloatTrips) are what the agent's loop drives.
+// instructions a value (BfloatWindow); any other trip goes through the float path four values at a
+// time, as a trip of floats does. The trip classes (FloatTrips, BfloatTrips) are what the agent's
+// loop drives.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -252,18 +253,21 @@ public:
         sum_.add_bfloat_integers(total_);
         return true;
     }
+    // A vector's eight values as two quads of floats, each through the float path's fast step and
+    // then its missed values, judged by the range that step used (the window may move in between).
     __device__ void redo(uint4 v) {
-        const unsigned words[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-        for (unsigned word : words) {
-            sum_.add(__uint_as_float(word << 16));
-            sum_.add(__uint_as_float(word & 0xffff0000u));
-        }
+        add_quad(float_quad<__nv_bfloat16, 0>(v));
+        add_quad(float_quad<__nv_bfloat16, 1>(v));
     }
     __device__ void add_one(float x) { sum_.add(x); }
     __device__ void end_round() { sum_.end_round(); }
 
 private:
+    __device__ void add_quad(float4 q) {
+        const FastRange used = sum_.fast_range();
+        if (!sum_.add_inside(q)) sum_.add_missed(q, used);
+    }
+
     Sum& sum_;
     int total_ = 0;  // below 2^5 x 2^22 a trip
     unsigned signed_min_ = 0, unsigned_max_ = 0;
