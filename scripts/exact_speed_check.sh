@@ -63,8 +63,8 @@ large_cases='*AboveTwoTo31*:*Above2To31*'
 if ((tests)); then
 # The tests: every case of the two exact backends (CPU bits against GPU bits included).
 run exact_backends 300 "$(bin exact_backends_test)" \
-    --gtest_filter="*/cuda_exact*:*/nccl_exact:ExactBackends.*:ExactWords.*-$large_cases"
-run device_backends 300 "$(bin device_backends_test)" --gtest_filter="*/cuda_exact*:DeviceElementTypes.*-$large_cases"
+    --gtest_filter="*/cuda_exact:*/nccl_exact:ExactBackends.*:ExactWords.*-$large_cases"
+run device_backends 300 "$(bin device_backends_test)" --gtest_filter="*/cuda_exact:DeviceElementTypes.*-$large_cases"
 run scale_out 120 "$(bin scale_out_test)" --gtest_filter='*/nccl_exact'
 # On the GPU machine no case of the two may be skipped (a skip here means no usable device).
 if grep -E '^\[  SKIPPED \] .*/(cuda|nccl)_exact' "$out"/exact_backends.log "$out"/device_backends.log "$out"/scale_out.log | sort -u | head -5 | grep .; then
@@ -76,9 +76,9 @@ if [[ -x $(bin single_pass_sweep) ]]; then run single_pass_check 300 "$(bin sing
 
 # The sanitizers on a few cases: odd sizes and unaligned starts (one block to a full grid), NaN and
 # Inf, doubles (whose warps' digits take shared-memory atomics), the 16-bit types, nccl/exact.
-sanitized='Registry/EveryExactBackend.OddSizesAndUnalignedStarts/cuda_exact*:Registry/EveryExactBackend.TiesRoundToEven/cuda_exact*:Registry/EveryExactBackend.DoublesOddSizesAndUnalignedStarts/cuda_exact*'
+sanitized='Registry/EveryExactBackend.OddSizesAndUnalignedStarts/cuda_exact:Registry/EveryExactBackend.TiesRoundToEven/cuda_exact:Registry/EveryExactBackend.DoublesOddSizesAndUnalignedStarts/cuda_exact'
 run memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 99 "$(bin exact_backends_test)" \
-    --gtest_filter="$sanitized:Registry/EveryExactBackend.NanAndInfinityAsIeeeAdditionGivesThem/cuda_exact*:Registry/EveryExactBackend.SixteenBitInputs/cuda_exact*:Registry/EveryExactBackend.OddSizesAndUnalignedStarts/nccl_exact"
+    --gtest_filter="$sanitized:Registry/EveryExactBackend.NanAndInfinityAsIeeeAdditionGivesThem/cuda_exact:Registry/EveryExactBackend.SixteenBitInputs/cuda_exact:Registry/EveryExactBackend.OddSizesAndUnalignedStarts/nccl_exact"
 run racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 99 "$(bin exact_backends_test)" --gtest_filter="$sanitized"
 run synccheck 300 compute-sanitizer --tool synccheck --error-exitcode 99 "$(bin exact_backends_test)" --gtest_filter="$sanitized"
 fi

@@ -469,7 +469,7 @@ TEST(ExactBackends, OnEveryDeviceThisBuildHas) {
     EXPECT_EQ(cpu, 3);
     EXPECT_EQ(opencl, find_device_api(opencl::kDevice)->unbuilt ? 0 : 1);
     if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
-    EXPECT_EQ(cuda, 2);  // cuda/exact and its measurement variant, cuda/exact-alt (cuda/backends/exact_sum.cu)
+    EXPECT_EQ(cuda, 1);
     EXPECT_EQ(scale_out, 2);
 }
 

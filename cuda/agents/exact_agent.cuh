@@ -131,34 +131,30 @@ __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& su
 // them, its digits, normalized. Floats and 16-bit types: the thread's own digits; doubles: its warp's
 // digits, shared with its lanes, which every lane of the warp calls together, each digit then below
 // 2^33 (normalize_warp_digits).
-template <class Policy>
-__device__ ThreadTotal add_thread_part(const float* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
-    FloatThreadSum<Policy::kFastWindows> sum(digits);
+__device__ inline ThreadTotal add_thread_part(const float* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    FloatThreadSum sum(digits);
     FloatTrips trips(sum);
     add_part(in, n, trips);
     return sum.finish();
 }
 
-template <class Policy>
-__device__ ThreadTotal add_thread_part(const __nv_bfloat16* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
-    FloatThreadSum<Policy::kFastWindows> sum(digits);
+__device__ inline ThreadTotal add_thread_part(const __nv_bfloat16* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+    FloatThreadSum sum(digits);
     BfloatTrips trips(sum);
     add_part(in, n, trips);
     return sum.finish();
 }
 
-template <class Policy>
-__device__ ThreadTotal add_thread_part(const __half* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
+__device__ inline ThreadTotal add_thread_part(const __half* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
     HalfThreadSum sum(digits);
     add_part(in, n, sum);
     return sum.finish();
 }
 
-template <class Policy>
-__device__ ThreadTotal add_thread_part(const double* __restrict__ in, std::size_t n, WarpDigits<Policy::kWordAtomics> digits) {
+__device__ inline ThreadTotal add_thread_part(const double* __restrict__ in, std::size_t n, WarpDigits digits) {
     for (int k = threadIdx.x % 32; k < exact::kDigits<double>; k += 32) digits.word(k) = 0;
     __syncwarp();
-    DoubleThreadSum<kExpansionTerms, WarpDigits<Policy::kWordAtomics>> sum(digits);
+    DoubleThreadSum<kExpansionTerms> sum(digits);
     add_part(in, n, sum);
     __syncwarp();  // every lane's atomics are in
 #pragma unroll

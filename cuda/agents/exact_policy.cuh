@@ -14,17 +14,12 @@ namespace shootout::cuda::exact_agent {
 // pass of kLoadsInFlight loads, never more than are resident at once, and leaves a block slot per
 // SM to the next call while the resident grid would make at most ShortCallPasses passes
 // (overlapping_grid, launch_config.cuh).
-// FastWindows: the float windows a trip's fast path takes (FloatThreadSum, thread_window_sum.cuh);
-// WordAtomics: how the doubles' slow path adds to its warp's digits (WarpDigits, exact_digits.cuh).
-template <int BlockThreads, int MinBlocksPerSm, int ShortCallPasses, int FastWindows, bool WordAtomics>
+template <int BlockThreads, int MinBlocksPerSm, int ShortCallPasses>
 struct ExactPolicy {
     static_assert(BlockThreads % 32 == 0 && BlockThreads >= 64 && BlockThreads <= 1024 && MinBlocksPerSm >= 1 && ShortCallPasses >= 0);
-    static_assert(FastWindows == 1 || FastWindows == 2);
     static constexpr int kBlockThreads = BlockThreads;
     static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
     static constexpr int kShortCallPasses = ShortCallPasses;
-    static constexpr int kFastWindows = FastWindows;
-    static constexpr bool kWordAtomics = WordAtomics;
 };
 
 // 256 threads as cuda/single-pass: one block per 4096 floats keeps a small grid fine-grained; 4
@@ -38,18 +33,11 @@ struct ExactTuning {
     static constexpr bool kDoubles = std::is_same_v<In, double>;
     // H200: single-pass's sweep, 256x4/min4/pdl/even 4585 GB/s at 2^30, plain 128..1024 threads within 0.3% (results/tuning/single_pass_sweep_h200.txt)
     static constexpr int kBlockThreads = 256;
-    // sm_90, ptxas (nvcc 13.0): 64 registers f32 and bf16, 60 f16, no spill; f64 at 80: 24 bytes spilled, at 64: 488
+    // sm_90, ptxas (nvcc 13.0): 64 registers f32 (16 bytes spilled, outside the loop) and bf16, 58 f16, f64 at 80 no spill
     static constexpr int kMinBlocksPerSm = kDoubles ? 3 : 4;
     // H200, batched: 7.58 -> 5.85 us at 2^22, 19.23 -> 15.29 at 2^24, f64 18.75 -> 14.38 at 2^22 (cuda/PERFORMANCE.md, "Grid")
     static constexpr int kShortCallPasses = 8;
-    // float32 at 2^24, the kernel's window logic on the CPU: one window sends 99% of ill:1e16's
-    // trips and 12% of cancel's to the slow path, two 1.6% and 0%; sm_90 SASS: 7.0 against 14.1
-    // instructions a float on the fast path (cuda/exact-alt measures the choice)
-    static constexpr int kFastWindows = 1;
-    // sm_90 SASS: a 64-bit shared-memory atomic add is a compare-and-swap loop (ATOMS.CAST.SPIN.64),
-    // two 32-bit ones native ATOMS.ADD (cuda/exact-alt measures the choice on wide doubles)
-    static constexpr bool kWordAtomics = false;
-    using Policy = ExactPolicy<kBlockThreads, kMinBlocksPerSm, kShortCallPasses, kFastWindows, kWordAtomics>;
+    using Policy = ExactPolicy<kBlockThreads, kMinBlocksPerSm, kShortCallPasses>;
 };
 
 // Doubles per thread's expansion (DoubleThreadSum): three hold inputs spanning about 106 binades

@@ -21,46 +21,29 @@ struct RoundTo {
     }
 };
 
-// Alternative: the tuned policy (exact_policy.cuh), or its other choice of each measured setting.
-template <class T, bool Alternative>
+template <class T>
 class ExactSum final : public DeviceSum<double, T> {
 public:
-    using Tuning = exact_agent::ExactTuning<T>;
-    using Policy = exact_agent::ExactPolicy<Tuning::kBlockThreads, Tuning::kMinBlocksPerSm, Tuning::kShortCallPasses,
-                                            Alternative ? 3 - Tuning::kFastWindows : Tuning::kFastWindows,
-                                            Alternative != Tuning::kWordAtomics>;
-
     explicit ExactSum(std::size_t n) : launch_(n) {}
     void enqueue(T* in, double* out, cudaStream_t stream) override { launch_.enqueue(in, RoundTo{out}, stream); }
 
 private:
-    exact_agent::ExactLaunch<T, RoundTo, Policy> launch_;
+    exact_agent::ExactLaunch<T, RoundTo> launch_;
 };
 
-template <bool Alternative>
-bool register_exact(const char* name, const char* description) {
-    return register_device_backend(kRuntime, {
-        .name = name,
-        .description = description,
-        .traits = kFixedTree(Accumulator::exact),
-        .make = [](std::size_t n, ElementType type) {
-            return with_device_type(type, [n]<class In>(std::type_identity<In>) -> std::unique_ptr<AnyDeviceSum> {
-                return std::make_unique<ExactSum<In, Alternative>>(n);
-            });
-        },
-        .element_types = {std::begin(kElementTypes), std::end(kElementTypes)},
-    });
-}
-
-[[maybe_unused]] const bool registered = register_exact<false>(
-    "cuda/exact", "exact sum rounded once, one launch: fixed-point window in registers (16-bit values widened to floats), "
-                  "other floats (every double) into per-thread superaccumulator digits in shared memory, warp and block sums "
-                  "as integers, integer atomics into 32 striped grid totals, last block rounds");
-// For one measurement beside cuda/exact: the other choice of each setting exact_policy.cuh measures
-// (the float and bfloat16 fast path's windows, the doubles' digit atomics).
-[[maybe_unused]] const bool registered_alternative = register_exact<true>(
-    "cuda/exact-alt", "cuda/exact with the other choice of each measured policy setting: the float fast path over one or two "
-                      "windows, the doubles' digits by 64-bit or two 32-bit shared-memory atomics (a measurement variant)");
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
+    .name = "cuda/exact",
+    .description = "exact sum rounded once, one launch: fixed-point window in registers (16-bit values widened to floats), "
+                   "other floats (every double) into per-thread superaccumulator digits in shared memory, warp and block sums "
+                   "as integers, integer atomics into 32 striped grid totals, last block rounds",
+    .traits = kFixedTree(Accumulator::exact),
+    .make = [](std::size_t n, ElementType type) {
+        return with_device_type(type, [n]<class In>(std::type_identity<In>) -> std::unique_ptr<AnyDeviceSum> {
+            return std::make_unique<ExactSum<In>>(n);
+        });
+    },
+    .element_types = {std::begin(kElementTypes), std::end(kElementTypes)},
+});
 
 }  // namespace
 }  // namespace shootout::cuda

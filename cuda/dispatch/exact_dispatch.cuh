@@ -80,9 +80,9 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     ThreadTotal own;
     int top = kNoWindow;
     if constexpr (std::is_same_v<In, double>) {
-        own = add_thread_part<Policy>(in, n, WarpDigits<Policy::kWordAtomics>{digits + warp * kColumnStride<In>, kDigitStride});
+        own = add_thread_part(in, n, WarpDigits{digits + warp * kColumnStride<In>, kDigitStride});
     } else {
-        own = add_thread_part<Policy>(in, n, mine);
+        own = add_thread_part(in, n, mine);
         top = join_warp_window(own, mine);
     }
     long long term[kTerms] = {};

@@ -31,11 +31,11 @@ __host__ __device__ inline void two_sum(double a, double b, double& s, double& e
 // which all leave a non-finite error) is undone and redone one double at a time: a nonzero last
 // error into the warp's digits, an overflowing expansion into them and restarted, NaN and Inf into
 // the specials.
-template <int Terms, class Digits>
+template <int Terms>
 class DoubleThreadSum {
 public:
     static_assert(Terms >= 2);
-    __host__ __device__ explicit DoubleThreadSum(Digits digits) : digits_(digits) {}
+    __host__ __device__ explicit DoubleThreadSum(WarpDigits digits) : digits_(digits) {}
 
     template <int Vectors>
     __host__ __device__ void begin_trip(const uint4 (&)[Vectors]) {
@@ -88,7 +88,7 @@ public:
     __host__ __device__ unsigned specials() const { return specials_; }
 
 private:
-    Digits digits_;
+    WarpDigits digits_;
     double term_[Terms] = {}, saved_[Terms] = {};
     unsigned long long missed_ = 0;
     unsigned specials_ = 0;

@@ -1,8 +1,8 @@
 // Thread level of cuda/exact for floats and bfloat16 (every bfloat16 a float): a thread's exact sum
 // in registers through a fixed-point window, the values outside it into the thread's digits
 // (exact_digits.cuh). A float inside the window costs a multiply, a conversion to int64 and a 64-bit
-// add, without a branch; the thread's first trip starts the window at its largest value (with two
-// fast windows, FastWindows = 2, the window just below it too, at its own scale). Once a trip
+// add, without a branch, and so does a float in the 30 binades below it, at that window's scale into
+// a second total; the thread's first trip starts the window at its largest value. Once a trip
 // one branch takes the others, if any: those in the window just below it into a second register
 // total the same way; the rest one at a time into the digits: a float above the window (which also
 // moves the window up to it), floats below both windows, NaN and Inf. Every round the register
@@ -36,21 +36,19 @@ __device__ float largest_magnitude(uint4 v) {
 // bfloat16's fast window: the float window's top 15 binades (exact::BfloatWindow), as int32.
 using BfloatWindow = exact::BfloatWindow<kWindowTopBit>;
 
-// The magnitudes a trip's fast path takes, [lo, hi): the window's, and with two fast windows the
-// window below's too.
+// The magnitudes a trip's fast path takes, [lo, hi): the window's and the window below's.
 struct FastRange {
     float lo, hi;
     __host__ __device__ bool contains(float magnitude) const { return magnitude >= lo && magnitude < hi; }
 };
 
-// FastWindows: 1, the fast path takes the window's floats only; 2, the window below's too, each
-// float converted at its window's scale and added to that window's total (predicated, no branch):
-// data spanning up to 60 binades (ill:1e16, cancel) then stays on the fast path.
-template <int FastWindows>
+// The fast path takes the window's floats and the window below's, each converted at its window's
+// scale and added to that window's total (predicated, no branch): data spanning up to 60 binades
+// (ill:1e16, cancel) stays on it, at 14.1 SASS instructions a float against the window alone's 7.0.
+// H100, batched, against single-pass: ill:1e16 f32 0.67 -> 0.90 at 2^24, 0.79 -> 0.98 at 2^28, bf16
+// 0.41 -> 0.59 and 0.45 -> 0.71; uniform within the run's noise (results/tuning/exact-hard-inputs/NOTES.md)
 class FloatThreadSum {
 public:
-    static_assert(FastWindows == 1 || FastWindows == 2);
-
     // No window until the thread's first values start it (start(), or add_outside() for one value).
     // The digits are zeroed on first use: most threads never write them.
     __host__ __device__ explicit FloatThreadSum(SharedDigits<float> digits) : digits_(digits) {
@@ -70,7 +68,7 @@ public:
         add_missed(v.z, used);
         add_missed(v.w, used);
     }
-    __host__ __device__ FastRange fast_range() const { return {.lo = FastWindows == 2 ? below_lo_ : window_.lo, .hi = window_.hi}; }
+    __host__ __device__ FastRange fast_range() const { return {.lo = below_lo_, .hi = window_.hi}; }
     __host__ __device__ const BfloatWindow& bfloat_window() const { return bfloat_; }
     // A trip's bfloat16 values, all in the bfloat16 window: their integer total at its lsb.
     __host__ __device__ void add_bfloat_integers(int total) { total_ += static_cast<long long>(total) << BfloatWindow::kShift; }
@@ -123,21 +121,17 @@ private:
         if (inside) total_ += static_cast<long long>(x * scale_);  // exact: a predicated multiply, convert, add
         return inside;
     }
-    // The fast path's float: into the window, or with two fast windows into either; whether it was.
+    // The fast path's float, into the window or the window below; whether it was. Without a branch:
+    // a float not taken is scaled by 0 (NaN and Inf convert to 0 on the device), the others at their
+    // window's scale, exactly; the integer goes to one total.
     __host__ __device__ bool add_fast(float x) {
-        if constexpr (FastWindows == 1) {
-            return add_inside(x);
-        } else {
-            // Without a branch: a float not taken is scaled by 0 (NaN and Inf convert to 0 on the
-            // device), the others at their window's scale, exactly; the integer goes to one total.
-            const float magnitude = fabsf(x);
-            const bool taken = magnitude >= below_lo_ && magnitude < window_.hi, upper = magnitude >= window_.lo;
-            const long long integer = static_cast<long long>(x * (taken ? (upper ? scale_ : below_scale_) : 0.0f));
-            const long long to_window = upper ? integer : 0;
-            total_ += to_window;
-            total_below_ += integer - to_window;
-            return taken;
-        }
+        const float magnitude = fabsf(x);
+        const bool taken = magnitude >= below_lo_ && magnitude < window_.hi, upper = magnitude >= window_.lo;
+        const long long integer = static_cast<long long>(x * (taken ? (upper ? scale_ : below_scale_) : 0.0f));
+        const long long to_window = upper ? integer : 0;
+        total_ += to_window;
+        total_below_ += integer - to_window;
+        return taken;
     }
     __host__ __device__ void add_missed(float x, const FastRange& used) {
         if (!used.contains(fabsf(x))) add_outside(x);
@@ -191,8 +185,8 @@ private:
 // A thread's first trip starts its window at the trip's largest value: most values then take the
 // fast path already. An infinity counts as FLT_MAX: where the window starts decides only how many
 // values take the fast path, never the sum.
-template <class In, class Sum, int Vectors>
-__device__ void start_at_largest(Sum& sum, const uint4 (&v)[Vectors]) {
+template <class In, int Vectors>
+__device__ void start_at_largest(FloatThreadSum& sum, const uint4 (&v)[Vectors]) {
     if (sum.started()) [[likely]] return;
     float largest = 0.0f;
 #pragma unroll
@@ -202,10 +196,9 @@ __device__ void start_at_largest(Sum& sum, const uint4 (&v)[Vectors]) {
 
 // A FloatThreadSum's trips of floats: the slow path judges each float by the range the fast one
 // used.
-template <class Sum>
 class FloatTrips {
 public:
-    __device__ explicit FloatTrips(Sum& sum) : sum_(sum) {}
+    __device__ explicit FloatTrips(FloatThreadSum& sum) : sum_(sum) {}
 
     template <int Vectors>
     __device__ void begin_trip(const uint4 (&v)[Vectors]) {
@@ -220,17 +213,16 @@ public:
     __device__ void end_round() { sum_.end_round(); }
 
 private:
-    Sum& sum_;
+    FloatThreadSum& sum_;
     FastRange used_;
     bool inside_ = true;
 };
 
 // A FloatThreadSum's trips of bfloat16: all of a trip's values in the bfloat16 window, or the
 // whole trip again one value at a time.
-template <class Sum>
 class BfloatTrips {
 public:
-    __device__ explicit BfloatTrips(Sum& sum) : sum_(sum) {}
+    __device__ explicit BfloatTrips(FloatThreadSum& sum) : sum_(sum) {}
 
     template <int Vectors>
     __device__ void begin_trip(const uint4 (&v)[Vectors]) {
@@ -268,7 +260,7 @@ private:
         if (!sum_.add_inside(q)) sum_.add_missed(q, used);
     }
 
-    Sum& sum_;
+    FloatThreadSum& sum_;
     int total_ = 0;  // below 2^5 x 2^22 a trip
     unsigned signed_min_ = 0, unsigned_max_ = 0;
 };

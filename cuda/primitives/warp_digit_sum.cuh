@@ -46,8 +46,7 @@ __device__ inline void warp_sum_terms(const long long (&own)[kTerms], long long 
 
 // Adds every lane's v (finite) to the warp's digits: each digit the lanes' values reach, summed by
 // shuffles, added by lane 0. Lanes of a warp hold sums of alike values: a few digits.
-template <class Digits>
-__device__ void add_warp_doubles(const Digits& digits, double v) {
+__device__ inline void add_warp_doubles(const WarpDigits& digits, double v) {
     constexpr int kFraction = 52;
     const std::uint64_t bits = exact::bits_of(v);
     const int biased = static_cast<int>(bits >> kFraction) & 0x7ff;
@@ -69,8 +68,7 @@ __device__ void add_warp_doubles(const Digits& digits, double v) {
 // chain on one lane is 67 dependent shared-memory round trips, about 1.5 us): every digit but the
 // top one is then in (-2^31, 2^32 + 2^31), below 2^33 in magnitude, and the digits' value is
 // unchanged. Once every lane's atomics and add_warp_doubles are in.
-template <class Digits>
-__device__ void normalize_warp_digits(const Digits& digits) {
+__device__ inline void normalize_warp_digits(const WarpDigits& digits) {
     constexpr int kDigits = exact::kDigits<double>, kPerLane = (kDigits + 31) / 32;
     const int lane = static_cast<int>(threadIdx.x % 32);
     std::int64_t kept[kPerLane];

@@ -47,7 +47,6 @@ InputSpec spec_of(const std::string& input) {
 }
 
 // float32 and bfloat16 (widened): trips, those off the fast path, and values by where they went.
-template <int FastWindows>
 void floats(const std::string& input, const std::string& type, std::size_t n) {
     const bool bf16 = type == "bf16";
     std::vector<float> x(n);
@@ -60,8 +59,8 @@ void floats(const std::string& input, const std::string& type, std::size_t n) {
     }
     const int lanes = bf16 ? 8 : 4;
     std::vector<std::int64_t> column(exact::kDigits<float>);
-    FloatThreadSum<FastWindows>* sum = nullptr;
-    alignas(FloatThreadSum<FastWindows>) static unsigned char storage[sizeof(FloatThreadSum<FastWindows>)];
+    FloatThreadSum* sum = nullptr;
+    alignas(FloatThreadSum) static unsigned char storage[sizeof(FloatThreadSum)];
     exact::Sum<float> total;
     std::size_t trips = 0, int32_trips = 0, slow = 0, values = 0, below = 0, digits = 0;
     const auto end_thread = [&] {
@@ -73,7 +72,7 @@ void floats(const std::string& input, const std::string& type, std::size_t n) {
         total.specials |= t.specials;
         exact::normalize(total.digits);
     };
-    walk(n / lanes, [&] { end_thread(); sum = new (storage) FloatThreadSum<FastWindows>(SharedDigits<float>{column.data(), 1}); }, [&](std::size_t p) {
+    walk(n / lanes, [&] { end_thread(); sum = new (storage) FloatThreadSum(SharedDigits<float>{column.data(), 1}); }, [&](std::size_t p) {
         float v[32];
         int m = 0;
         for (int k = 0; k < kLoads; ++k)
@@ -119,14 +118,14 @@ void floats(const std::string& input, const std::string& type, std::size_t n) {
             if (a == 0 || used.contains(a)) continue;
             // Off the fast path: with one fast window into the window below it where it fits (its
             // lsb at -126 or above aside), else (and with two) into the digits.
-            (FastWindows == 1 && a >= used.lo * 0x1p-30f && a < used.lo ? below : digits) += 1;
+            (false && a >= used.lo * 0x1p-30f && a < used.lo ? below : digits) += 1;
         }
     });
     end_thread();
     exact::Sum<float> reference;
     exact::accumulate(x.data(), x.size(), reference);
-    std::printf("%-9s %-4s fast windows %d: trips %zu, int32 %.4f, off the fast path %.4f; values off it %.4f, of them into the digits %.4f; sum %s\n",
-                input.c_str(), type.c_str(), FastWindows, trips, double(int32_trips) / trips, double(slow) / trips,
+    std::printf("%-9s %-4s fast windows 2: trips %zu, int32 %.4f, off the fast path %.4f; values off it %.4f, of them into the digits %.4f; sum %s\n",
+                input.c_str(), type.c_str(), trips, double(int32_trips) / trips, double(slow) / trips,
                 double(below + digits) / values, double(digits) / values, reference.round() == total.round() ? "exact" : "WRONG");
 }
 
@@ -134,11 +133,11 @@ void doubles(const std::string& input, std::size_t n) {
     std::vector<double> x(n);
     fill(std::span<double>(x), spec_of(input));
     std::vector<std::int64_t> column(exact::kDigits<double>);
-    using Sum = DoubleThreadSum<kExpansionTerms, WarpDigits<false>>;
+    using Sum = DoubleThreadSum<kExpansionTerms>;
     Sum* sum = nullptr;
     alignas(Sum) static unsigned char storage[sizeof(Sum)];
     std::size_t trips = 0, slow = 0;
-    walk(n / 2, [&] { sum = new (storage) Sum(WarpDigits<false>{column.data(), 1}); }, [&](std::size_t p) {
+    walk(n / 2, [&] { sum = new (storage) Sum(WarpDigits{column.data(), 1}); }, [&](std::size_t p) {
         const uint4 unused[kLoads] = {};
         sum->begin_trip(unused);
         double v[8];
@@ -167,7 +166,6 @@ int main(int argc, char** argv) {
     if (type == "f64") {
         doubles(input, n);
     } else {
-        floats<1>(input, type, n);
-        floats<2>(input, type, n);
+        floats(input, type, n);
     }
 }
