@@ -44,6 +44,17 @@ __host__ __device__ constexpr int digit_columns(int block_threads) {
     return std::is_same_v<In, double> ? block_threads / 32 : block_threads;
 }
 
+// Where digit d of column c lies: d * digit_stride + c * column_stride words into the block's digits.
+// Floats and 16-bit types [kDigits][columns]: a warp's lanes add to one row side by side. Doubles
+// [columns][kDigits]: a warp's 67 digits consecutive, so that its lanes' atomics on different digits
+// fall in different banks (a column of a [kDigits][warps] array sits in two banks: 16-way conflicts).
+template <class In>
+__host__ __device__ constexpr int digit_stride(int block_threads) {
+    return std::is_same_v<In, double> ? 1 : digit_columns<In>(block_threads);
+}
+template <class In>
+inline constexpr int kColumnStride = std::is_same_v<In, double> ? exact::kDigits<double> : 1;
+
 // The dynamic shared memory a block of `threads` takes: its columns of digits.
 template <class In>
 __host__ __device__ constexpr std::size_t shared_bytes(int block_threads) {
@@ -118,7 +129,8 @@ __device__ void add_part(const In* __restrict__ in, std::size_t n, ThreadSum& su
 
 // This thread's part of in[0..n) through its type's thread sum: its register total and, if it used
 // them, its digits, normalized. Floats and 16-bit types: the thread's own digits; doubles: its warp's
-// digits, shared with its lanes, which every lane of the warp calls together and gets normalized.
+// digits, shared with its lanes, which every lane of the warp calls together, each digit then below
+// 2^33 (normalize_warp_digits).
 __device__ inline ThreadTotal add_thread_part(const float* __restrict__ in, std::size_t n, SharedDigits<float> digits) {
     FloatThreadSum sum(digits);
     FloatTrips trips(sum);

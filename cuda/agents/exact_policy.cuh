@@ -33,7 +33,7 @@ struct ExactTuning {
     static constexpr bool kDoubles = std::is_same_v<In, double>;
     // H200: single-pass's sweep, 256x4/min4/pdl/even 4585 GB/s at 2^30, plain 128..1024 threads within 0.3% (results/tuning/single_pass_sweep_h200.txt)
     static constexpr int kBlockThreads = 256;
-    // sm_90, ptxas (nvcc 13.0): 64 registers f32 and bf16, 60 f16, no spill; f64 at 80: 24 bytes spilled, at 64: 488
+    // sm_90, ptxas (nvcc 13.0): 64 registers f32 (16 bytes spilled, outside the loop) and bf16, 58 f16, f64 at 80 no spill
     static constexpr int kMinBlocksPerSm = kDoubles ? 3 : 4;
     // H200, batched: 7.58 -> 5.85 us at 2^22, 19.23 -> 15.29 at 2^24, f64 18.75 -> 14.38 at 2^22 (cuda/PERFORMANCE.md, "Grid")
     static constexpr int kShortCallPasses = 8;

@@ -72,15 +72,15 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     extern __shared__ std::int64_t digits[];
     __shared__ BlockScratch<T, kWarps> scratch;
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    constexpr int kColumns = digit_columns<In>(B);
-    [[maybe_unused]] const SharedDigits<T> mine{digits + threadIdx.x, kColumns};  // floats and 16-bit types
+    constexpr int kColumns = digit_columns<In>(B), kDigitStride = digit_stride<In>(B);
+    [[maybe_unused]] const SharedDigits<T> mine{digits + threadIdx.x, kDigitStride};  // floats and 16-bit types
     // The thread's part (the agent), then the warp's: the lanes' totals at the warp's highest window
     // (a lane below it folds its terms into its digits), summed. Doubles have no window: their
     // warp's digits hold everything.
     ThreadTotal own;
     int top = kNoWindow;
     if constexpr (std::is_same_v<In, double>) {
-        own = add_thread_part(in, n, WarpDigits{digits + warp, kColumns});
+        own = add_thread_part(in, n, WarpDigits{digits + warp * kColumnStride<In>, kDigitStride});
     } else {
         own = add_thread_part(in, n, mine);
         top = join_warp_window(own, mine);
@@ -106,7 +106,7 @@ exact_sum(const In* __restrict__ in, std::size_t n, GridTotal<ExactFormat<In>>* 
     long long block_digit[kPerWarp];
 #pragma unroll
     for (int j = 0; j < kPerWarp; ++j)
-        block_digit[j] = block_digit_part<T, kWarps, kColumns>(scratch, digits, block_digits, warp + j * kWarps, lane);
+        block_digit[j] = block_digit_part<T, kWarps, kColumns, kDigitStride, kColumnStride<In>>(scratch, digits, block_digits, warp + j * kWarps, lane);
 #pragma unroll
     for (int j = 0; j < kPerWarp; ++j) {
         const int d = warp + j * kWarps;

@@ -32,10 +32,10 @@ template <class T, int Warps>
 inline constexpr int kDigitsPerWarp = (exact::kDigits<T> + Warps - 1) / Warps;
 
 // A lane's part of the block's digit d: the pieces at digit d of the warps' terms q = lane, lane +
-// 32, ... (each below 2^32), and, if with_columns, of the Columns threads' digits t = lane, lane +
-// 32, ... of a [kDigits][Columns] array (each normalized, below 2^32). The warp's sum of the parts
-// (warp_sum_int64) is the block's digit d, below 2^43 for any block size.
-template <class T, int Warps, int Columns>
+// 32, ... (each below 2^32), and, if with_columns, of the Columns columns of digits t = lane, lane +
+// 32, ... (digit d of column t at word d * DigitStride + t * ColumnStride; each below 2^33). The
+// warp's sum of the parts (warp_sum_int64) is the block's digit d, below 2^43 for any block size.
+template <class T, int Warps, int Columns, int DigitStride, int ColumnStride>
 __device__ long long block_digit_part(const BlockScratch<T, Warps>& scratch, const std::int64_t* columns, bool with_columns, int d,
                                       unsigned lane) {
     long long s = 0;
@@ -43,7 +43,7 @@ __device__ long long block_digit_part(const BlockScratch<T, Warps>& scratch, con
         s += digit_piece<T>(scratch.warp_term[q / kTerms][q % kTerms],
                             scratch.warp_lsb[q / kTerms] + term_shift(q % kTerms) - exact::kUnitExponent<T>, d);
     if (with_columns && d < exact::kDigits<T>)
-        for (int t = lane; t < Columns; t += 32) s += columns[d * Columns + t];
+        for (int t = lane; t < Columns; t += 32) s += columns[d * DigitStride + t * ColumnStride];
     return s;
 }
 

@@ -44,11 +44,16 @@ struct SharedDigits {
     }
 };
 
-// A warp's digits, shared by its lanes: column `warp` of a [kDigits][warps] array in shared memory.
-// Its lanes add with shared-memory atomics (an exact::add_value through it adds each piece with one);
-// only whole-warp code reads or writes it otherwise. A digit takes pieces below 2^32, at most four
-// per double (a lost one, or an overflow's three terms), and is normalized once, at the end: below
-// 2^31 pieces while a warp reads fewer than 2^29 doubles (n below 2^29 times the grid's warps).
+// A warp's digits, shared by its lanes: row `warp` of a [warps][kDigits] array in shared memory
+// (stride 1), so that lanes adding to different digits mostly hit different banks. Its lanes add
+// with shared-memory atomics (an exact::add_value through it adds each piece with one); only
+// whole-warp code reads or writes it otherwise. A digit takes pieces below 2^32, at most four per
+// double (a lost one, or an overflow's three terms), and has its carries moved up once, at the end
+// (normalize_warp_digits): below 2^31 pieces while a warp reads fewer than 2^29 doubles (n below
+// 2^29 times the grid's warps). A piece goes in as two native 32-bit atomic adds, the low word's
+// carry out added to the high word with the piece's high half (the two words' sum mod 2^64 is the
+// digit's, exact in any order): sm_90 has no 64-bit shared-memory atomic add, only a compare-and-swap
+// loop (ATOMS.CAST.SPIN.64). Chosen by the SASS: not yet timed on wide doubles, its only user.
 struct WarpDigits {
     using Element = double;
     static constexpr int kCount = exact::kDigits<double>;
@@ -56,7 +61,11 @@ struct WarpDigits {
         std::int64_t* word;
         __host__ __device__ void operator+=(std::int64_t piece) const {
 #if defined(__CUDA_ARCH__)
-            atomicAdd(reinterpret_cast<unsigned long long*>(word), static_cast<unsigned long long>(piece));
+            unsigned* const words = reinterpret_cast<unsigned*>(word);  // little-endian: the low word first
+            const auto low = static_cast<unsigned>(piece), high = static_cast<unsigned>(static_cast<unsigned long long>(piece) >> 32);
+            const unsigned before = atomicAdd(words, low);
+            const unsigned carried = high + (before + low < before ? 1u : 0u);
+            if (carried != 0) atomicAdd(words + 1, carried);
 #else
             *word += piece;
 #endif

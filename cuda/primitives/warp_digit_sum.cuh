@@ -64,15 +64,27 @@ __device__ inline void add_warp_doubles(const WarpDigits& digits, double v) {
     }
 }
 
-// The warp's digits normalized (exact::normalize's carries, in place, by lane 0), once every lane's
-// atomics and add_warp_doubles are in.
+// The warp's digits with each one's carry moved up one digit, by all lanes at once (a serial carry
+// chain on one lane is 67 dependent shared-memory round trips, about 1.5 us): every digit but the
+// top one is then in (-2^31, 2^32 + 2^31), below 2^33 in magnitude, and the digits' value is
+// unchanged. Once every lane's atomics and add_warp_doubles are in.
 __device__ inline void normalize_warp_digits(const WarpDigits& digits) {
-    if (threadIdx.x % 32 == 0) {
-        for (int k = 0; k + 1 < exact::kDigits<double>; ++k) {
-            const std::int64_t carry = digits.word(k) >> exact::kDigitBits;
-            digits.word(k) &= 0xffffffffll;
-            digits.word(k + 1) += carry;
-        }
+    constexpr int kDigits = exact::kDigits<double>, kPerLane = (kDigits + 31) / 32;
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    std::int64_t kept[kPerLane];
+#pragma unroll
+    for (int j = 0; j < kPerLane; ++j) {
+        const int k = lane + 32 * j;
+        if (k >= kDigits) break;
+        const std::int64_t own = digits.word(k), below = k > 0 ? digits.word(k - 1) : 0;
+        kept[j] = (k + 1 < kDigits ? own & 0xffffffffll : own) + (below >> exact::kDigitBits);
+    }
+    __syncwarp();  // every lane's reads are done before any digit changes
+#pragma unroll
+    for (int j = 0; j < kPerLane; ++j) {
+        const int k = lane + 32 * j;
+        if (k >= kDigits) break;
+        digits.word(k) = kept[j];
     }
 }
 
