@@ -274,6 +274,7 @@ TEST(DeviceElementTypes, EachTakesItsTypesWithTheAccumulatorsItsTraitsName) {
         {"vulkan/single-pass", floats_and_doubles},
         {"vulkan/single-pass-shared", floats_and_doubles},
         {"vulkan/baseline/read", floats},
+        {"vulkan/exact", {{E::f32, A::exact}, {E::f16, A::exact}, {E::bf16, A::exact}}},
     };
     for (const auto& [name, types] : expected) {
         SCOPED_TRACE(name);

@@ -102,11 +102,11 @@ TEST_P(VulkanBackend, TakesDoublesExactlyWhereTheDeviceHasShaderFloat64) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, VulkanBackend, ::testing::ValuesIn(device_checks::backends_of(vulkan::kDevice)), backend_test_name);
 
-TEST(VulkanBuild, HasItsFourBackendsOneALaunchFloor) {
+TEST(VulkanBuild, HasItsFiveBackendsOneALaunchFloor) {
     ASSERT_FALSE(find_device_api(vulkan::kDevice)->unbuilt);
     const auto backends = device_checks::backends_of(vulkan::kDevice);
-    EXPECT_EQ(backends.size(), 4u);
-    EXPECT_EQ(std::count_if(backends.begin(), backends.end(), [](const Backend* b) { return sums(*b); }), 3);
+    EXPECT_EQ(backends.size(), 5u);
+    EXPECT_EQ(std::count_if(backends.begin(), backends.end(), [](const Backend* b) { return sums(*b); }), 4);
 }
 
 // Asked for, the validation layer must be there: a run that silently went without it would pass

@@ -25,6 +25,7 @@
 #include "bench/inputs.hpp"
 #include "cpu/kernels/simd_kernels.hpp"
 #include "opencl/runtime/opencl_api.hpp"
+#include "vulkan/runtime/vulkan_api.hpp"
 
 namespace shootout {
 namespace {
@@ -245,9 +246,20 @@ TEST_P(EveryExactBackend, SameBitsForEveryThreadCountAndCall) {
     same_bits_for_every_thread_count(generate("ill:1e16", (std::size_t{1} << 20) + 7));
 }
 
-TEST_P(EveryExactBackend, TakesDoubles) { EXPECT_TRUE(backend().takes(ElementType::f64)); }
+// Every exact backend takes doubles but vulkan/exact (float32 and the 16-bit types:
+// docs/portable-gpus/PERFORMANCE.md says why).
+TEST_P(EveryExactBackend, TakesDoubles) { EXPECT_EQ(backend().takes(ElementType::f64), backend().name != "vulkan/exact"); }
 
-TEST_P(EveryExactBackend, DoublesEmptyAndOne) {
+// The cases of doubles, for every exact backend that takes them.
+class EveryExactBackendOfDoubles : public EveryExactBackend {
+protected:
+    void SetUp() override {
+        EveryExactBackend::SetUp();
+        if (!IsSkipped() && !backend().takes(ElementType::f64)) GTEST_SKIP() << "takes no doubles";
+    }
+};
+
+TEST_P(EveryExactBackendOfDoubles, DoublesEmptyAndOne) {
     EXPECT_TRUE(same_bits(sum(Elements(std::span<const double>())), 0.0));
     for (double x : {1.0, -3.5, 0.1, 0x1p-1074, -0x1p-1022, DBL_MAX, -DBL_MAX, 0.0, -0.0, 1e300}) {
         const std::vector<double> one{x};
@@ -255,7 +267,7 @@ TEST_P(EveryExactBackend, DoublesEmptyAndOne) {
     }
 }
 
-TEST_P(EveryExactBackend, DoublesOddSizesAndUnalignedStarts) {
+TEST_P(EveryExactBackendOfDoubles, DoublesOddSizesAndUnalignedStarts) {
     const auto data = wide_doubles(kOdd + 3, 5);
     for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{31}, kOdd})
         for (std::size_t offset : {0u, 1u, 3u}) {
@@ -264,7 +276,7 @@ TEST_P(EveryExactBackend, DoublesOddSizesAndUnalignedStarts) {
         }
 }
 
-TEST_P(EveryExactBackend, DoublesOverEveryBinade) {
+TEST_P(EveryExactBackendOfDoubles, DoublesOverEveryBinade) {
     for (unsigned seed : {1u, 2u, 3u}) {
         const auto v = wide_doubles(kOdd, seed);
         const double s = exact(v);
@@ -282,7 +294,7 @@ TEST_P(EveryExactBackend, DoublesOverEveryBinade) {
     EXPECT_TRUE(same_bits(sum(near_one), exact(near_one)));
 }
 
-TEST_P(EveryExactBackend, DoublesAllSubnormal) {
+TEST_P(EveryExactBackendOfDoubles, DoublesAllSubnormal) {
     const auto v = random_double_bits(kOdd, 0x800fffffffffffffu, 0, 6);  // biased exponent 0, both signs
     const double s = exact(v);
     ASSERT_LT(std::abs(s), 0x1p-1000);
@@ -291,7 +303,7 @@ TEST_P(EveryExactBackend, DoublesAllSubnormal) {
     EXPECT_TRUE(same_bits(sum(positive), exact(positive)));
 }
 
-TEST_P(EveryExactBackend, DoublesPastDblMaxAreInfinite) {
+TEST_P(EveryExactBackendOfDoubles, DoublesPastDblMaxAreInfinite) {
     const auto v = random_double_bits(std::size_t{1} << 16, 0x000fffffffffffffu, 0x7fe0000000000000u, 8);  // [2^1023, 2^1024)
     EXPECT_TRUE(same_bits(exact(v), std::numeric_limits<double>::infinity()));
     EXPECT_TRUE(same_bits(sum(v), std::numeric_limits<double>::infinity()));
@@ -307,7 +319,7 @@ TEST_P(EveryExactBackend, DoublesPastDblMaxAreInfinite) {
     EXPECT_TRUE(same_bits(sum(std::vector<double>{DBL_MAX, 0x1p969}), DBL_MAX));
 }
 
-TEST_P(EveryExactBackend, DoublesMassiveCancellation) {
+TEST_P(EveryExactBackendOfDoubles, DoublesMassiveCancellation) {
     EXPECT_TRUE(same_bits(sum(std::vector<double>{1e308, -1e308, 0x1p-1074}), 0x1p-1074));
     std::vector<double> spread(kOdd, 0.0);
     spread[0] = 1e308, spread[kOdd / 2] = 0x1p-1060, spread[kOdd - 1] = -1e308;
@@ -317,7 +329,7 @@ TEST_P(EveryExactBackend, DoublesMassiveCancellation) {
 
 // The inputs the benchmark sums, in doubles: on the GPU they stay in each thread's expansion of
 // three doubles (ill:1e30's small values are 2^100 below its large ones).
-TEST_P(EveryExactBackend, DoublesOfEveryBenchInput) {
+TEST_P(EveryExactBackendOfDoubles, DoublesOfEveryBenchInput) {
     for (const char* input : {"uniform", "normal", "cancel", "ill:1e4", "ill:1e16", "ill:1e30"}) {
         InputSpec spec;
         spec.distribution = std::string_view(input) == "uniform" ? Distribution::uniform
@@ -333,7 +345,7 @@ TEST_P(EveryExactBackend, DoublesOfEveryBenchInput) {
 
 // Inputs spanning more binades than three doubles hold, within each thread's values: what the
 // expansion drops must reach the digits, and decide a rounding where it is all that does.
-TEST_P(EveryExactBackend, DoublesSpanningMoreThanAnExpansion) {
+TEST_P(EveryExactBackendOfDoubles, DoublesSpanningMoreThanAnExpansion) {
     for (std::uint64_t span : {60u, 120u, 200u, 400u}) {
         std::mt19937_64 rng(span);
         std::vector<double> v(kOdd);
@@ -350,11 +362,11 @@ TEST_P(EveryExactBackend, DoublesSpanningMoreThanAnExpansion) {
     }
 }
 
-TEST_P(EveryExactBackend, DoublesNanAndInfinity) {
+TEST_P(EveryExactBackendOfDoubles, DoublesNanAndInfinity) {
     nan_and_infinity<double>([](std::size_t n) { return wide_doubles(n, 9); });
 }
 
-TEST_P(EveryExactBackend, DoublesSameBitsForEveryThreadCount) {
+TEST_P(EveryExactBackendOfDoubles, DoublesSameBitsForEveryThreadCount) {
     same_bits_for_every_thread_count(wide_doubles((std::size_t{1} << 20) + 7, 10));
 }
 
@@ -451,6 +463,7 @@ TEST_P(EveryExactBackend, BFloat16AboutTheFastWindow) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackend, ::testing::ValuesIn(exact_backends()), backend_test_name);
+INSTANTIATE_TEST_SUITE_P(Registry, EveryExactBackendOfDoubles, ::testing::ValuesIn(exact_backends()), backend_test_name);
 
 TEST(ExactBackends, TheCpuOnesTakeEveryElementType) {
     for (const Backend* b : exact_backends()) {
@@ -460,14 +473,15 @@ TEST(ExactBackends, TheCpuOnesTakeEveryElementType) {
 }
 
 TEST(ExactBackends, OnEveryDeviceThisBuildHas) {
-    int cpu = 0, cuda = 0, opencl = 0, scale_out = 0;
+    int cpu = 0, cuda = 0, opencl = 0, vulkan = 0, scale_out = 0;
     for (const Backend* b : exact_backends()) {
         if (b->distributed || b->multi_gpu) ++scale_out;  // mpi/exact, nccl/exact: one process, one GPU here
         else if (b->device == Device::cpu) ++cpu;
-        else (b->device == opencl::kDevice ? opencl : cuda) += 1;
+        else (b->device == opencl::kDevice ? opencl : b->device == vulkan::kDevice ? vulkan : cuda) += 1;
     }
     EXPECT_EQ(cpu, 3);
     EXPECT_EQ(opencl, find_device_api(opencl::kDevice)->unbuilt ? 0 : 1);
+    EXPECT_EQ(vulkan, find_device_api(vulkan::kDevice)->unbuilt ? 0 : 1);
     if (auto missing = cuda_unbuilt()) GTEST_SKIP() << *missing;
     EXPECT_EQ(cuda, 1);
     EXPECT_EQ(scale_out, 2);

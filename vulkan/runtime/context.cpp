@@ -104,6 +104,28 @@ bool has_extension(const std::vector<VkExtensionProperties>& extensions, const c
     return std::any_of(extensions.begin(), extensions.end(), [&](const auto& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
+// What vulkan/exact needs beyond every backend's: 64-bit integers, in subgroup operations too, and
+// 16-bit loads from buffers.
+struct IntegerFeatures {
+    VkPhysicalDeviceVulkan11Features v11{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    bool shader_int64 = false, subgroup_int64 = false, storage_buffer_16bit = false;
+};
+
+// Reads them from a device's features (v11 in their chain).
+void read_integer_features(IntegerFeatures& integers, const VkPhysicalDeviceFeatures2& features, const VkPhysicalDeviceVulkan12Features& v12) {
+    integers.shader_int64 = features.features.shaderInt64;
+    integers.subgroup_int64 = v12.shaderSubgroupExtendedTypes;
+    integers.storage_buffer_16bit = integers.v11.storageBuffer16BitAccess;
+}
+
+// Enables those the device has, v11 added to the create-info chain at `tail`.
+void enable_integer_features(IntegerFeatures& integers, VkPhysicalDeviceFeatures& core, VkPhysicalDeviceVulkan12Features& v12, void**& tail) {
+    integers.v11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .storageBuffer16BitAccess = integers.storage_buffer_16bit};
+    *std::exchange(tail, &integers.v11.pNext) = &integers.v11;
+    core.shaderInt64 = integers.shader_int64;
+    v12.shaderSubgroupExtendedTypes = integers.subgroup_int64;
+}
+
 // A physical device with what vulkan/* would enable on it.
 struct Candidate {
     VkPhysicalDevice device = VK_NULL_HANDLE;
@@ -116,6 +138,7 @@ struct Candidate {
     bool atomic_float_extension = false;
     bool float_atomic_add = false;
     bool shader_float64 = false;
+    IntegerFeatures integers;
     bool sm_builtins = false;
     bool amd_core = false, amd_core2 = false;  // VK_AMD_shader_core_properties(2)
 };
@@ -145,7 +168,9 @@ std::optional<std::string> examine(VkPhysicalDevice device, Candidate& candidate
     void** tail = &v12.pNext;
     if (v13 || candidate.subgroup_size_control_extension) *std::exchange(tail, &size_control.pNext) = &size_control;
     if (candidate.atomic_float_extension) *std::exchange(tail, &atomic_float.pNext) = &atomic_float;
+    *std::exchange(tail, &candidate.integers.v11.pNext) = &candidate.integers.v11;
     vk.vkGetPhysicalDeviceFeatures2(device, &features);
+    read_integer_features(candidate.integers, features, v12);
     if (!v12.bufferDeviceAddress) return std::string("no buffer device addresses (bufferDeviceAddress)");
     if (!v12.vulkanMemoryModel || !v12.vulkanMemoryModelDeviceScope)
         return std::string("no Vulkan memory model at device scope (vulkanMemoryModelDeviceScope)");
@@ -297,6 +322,9 @@ DeviceFacts read_facts(const Candidate& candidate) {
     facts.max_workgroup_subgroups = facts.subgroup_size_control ? size_control.maxComputeWorkgroupSubgroups : 0;
     facts.float_atomic_add = candidate.float_atomic_add;
     facts.shader_float64 = candidate.shader_float64;
+    facts.shader_int64 = candidate.integers.shader_int64;
+    facts.subgroup_int64 = candidate.integers.subgroup_int64;
+    facts.storage_buffer_16bit = candidate.integers.storage_buffer_16bit;
     facts.max_workgroup_size = std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations);
     facts.max_workgroups = limits.maxComputeWorkGroupCount[0];
     if (candidate.sm_builtins) {
@@ -342,7 +370,9 @@ Context::Context() {
         *std::exchange(tail, &atomic_float.pNext) = &atomic_float;
         extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     }
-    const VkPhysicalDeviceFeatures core{.shaderFloat64 = chosen.shader_float64};
+    VkPhysicalDeviceFeatures core{.shaderFloat64 = chosen.shader_float64};
+    IntegerFeatures integers = chosen.integers;
+    enable_integer_features(integers, core, v12, tail);
     const float priority = 1;
     const VkDeviceQueueCreateInfo queue_info{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                              .queueFamilyIndex = family_,

@@ -42,6 +42,9 @@ struct DeviceFacts {
     std::uint32_t max_workgroup_subgroups = 1;  // with a pinned size, at most this many subgroups a workgroup
     bool float_atomic_add = false;  // VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd
     bool shader_float64 = false;    // doubles in shaders (shaderFloat64), enabled when there
+    // vulkan/exact's, enabled when there: 64-bit integers (shaderInt64), in subgroup operations too
+    // (shaderSubgroupExtendedTypes), and 16-bit loads from buffers (storageBuffer16BitAccess).
+    bool shader_int64 = false, subgroup_int64 = false, storage_buffer_16bit = false;
     std::uint32_t max_workgroup_size = 128;
     std::uint32_t max_workgroups = 65535;
     // The SMs (compute units) and the invocations each holds at most, from VK_NV_shader_sm_builtins

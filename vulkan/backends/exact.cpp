@@ -1,0 +1,137 @@
+// vulkan/exact: the exact sum rounded once to double in one dispatch, the same bits as cpu/exact/*
+// and cuda/exact (vulkan/shaders/exact.comp, whose header states the algorithm, ports
+// exact/exact_accumulator.hpp). Floats and the 16-bit types, every one of them a float: the
+// superaccumulator of floats. Needs shaderInt64 and 64-bit subgroup arithmetic
+// (shaderSubgroupExtendedTypes); float16 and bfloat16 16-bit loads from buffers
+// (storageBuffer16BitAccess); no atomics beyond the 32-bit ticket.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "exact/exact_accumulator.hpp"
+#include "vulkan/runtime/context.hpp"
+#include "vulkan/runtime/vulkan_queue.hpp"
+#include "vulkan/runtime/vulkan_reduction.hpp"
+
+namespace shootout::vulkan {
+namespace {
+
+constexpr std::uint32_t kF32Spirv[] = {
+#include "vulkan/shaders/exact_f32.spv.inc"
+};
+constexpr std::uint32_t kF16Spirv[] = {
+#include "vulkan/shaders/exact_f16.spv.inc"
+};
+constexpr std::uint32_t kBf16Spirv[] = {
+#include "vulkan/shaders/exact_bf16.spv.inc"
+};
+
+// exact.comp's push constants.
+struct ExactConstants {
+    VkDeviceAddress vectors, elements, slots, ticket, out;
+    std::uint32_t n, unused;
+};
+static_assert(sizeof(ExactConstants) == kPushConstantBytes);
+
+std::span<const std::uint32_t> module_for(ElementType type) {
+    switch (type) {
+        case ElementType::f16: return kF16Spirv;
+        case ElementType::bf16: return kBf16Spirv;
+        case ElementType::f32:
+        case ElementType::f64: break;  // not in element_types: never asked
+    }
+    return kF32Spirv;
+}
+
+std::optional<std::string> why_unavailable() {
+    const DeviceFacts& facts = context().facts();
+    if (!facts.subgroup_arithmetic) return facts.name + " has no subgroup arithmetic in compute shaders";
+    if (!facts.shader_int64) return facts.name + " has no 64-bit integers in shaders (shaderInt64)";
+    if (!facts.subgroup_int64) return facts.name + " has no 64-bit integer subgroup operations (shaderSubgroupExtendedTypes)";
+    return std::nullopt;
+}
+
+std::optional<std::string> why_type_unavailable(ElementType type) {
+    const DeviceFacts& facts = context().facts();
+    if ((type == ElementType::f16 || type == ElementType::bf16) && !facts.storage_buffer_16bit)
+        return facts.name + " has no 16-bit loads from buffers (storageBuffer16BitAccess)";
+    return std::nullopt;
+}
+
+// One input size's dispatch: the launch every vulkan/* call makes, each workgroup's words in the
+// slots, the ticket, the rounded sum's bits.
+class ExactCall final : public DeviceCall {
+public:
+    ExactCall(VulkanQueue& queue, Elements input)
+        : queue_(queue),
+          n_(input.size()),
+          shape_(launch_shape(WorkgroupReduce::subgroup, n_, element_bytes(input.type()))),
+          slots_(queue.context(), std::uint64_t{shape_.workgroups} * (exact::kDigits<float> + 1) * sizeof(std::int64_t), Buffer::Where::device),
+          ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
+          out_(queue.context(), sizeof(double), Buffer::Where::device),
+          host_out_(queue.context(), sizeof(double), Buffer::Where::host) {
+        if (input.size_bytes() > (std::size_t{1} << 32))
+            throw ResourceExhausted(std::to_string(n_) + " elements: the shaders address at most 4 GiB of input (32-bit offsets)");
+        // Subgroups are at least the smallest size the driver may choose: the shader's columns.
+        const DeviceFacts& facts = queue.context().facts();
+        const std::uint32_t smallest = shape_.pinned_subgroup_size ? shape_.pinned_subgroup_size : facts.min_subgroup_size;
+        const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight, (shape_.workgroup_size + smallest - 1) / smallest};
+        pipeline_ = queue.context().pipeline(module_for(input.type()), constants, shape_.pinned_subgroup_size);
+        queue_.fill(ticket_, 0);
+    }
+
+    void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
+        if (n_ == 0) {
+            queue_.fill(out_, 0);  // +0, the empty sum's bits
+        } else {
+            const VkDeviceAddress in = buffer_of(input).address() + offset;
+            const ExactConstants constants{.vectors = in, .elements = in, .slots = slots_.address(), .ticket = ticket_.address(),
+                                           .out = out_.address(), .n = static_cast<std::uint32_t>(n_), .unused = 0};
+            queue_.dispatch(pipeline_, &constants, shape_.workgroups);
+        }
+        to_host_ = result_to_host;
+        if (to_host_) queue_.copy(host_out_, 0, out_, 0, sizeof(double));
+    }
+
+    double result() override {
+        if (!to_host_) {
+            queue_.copy(host_out_, 0, out_, 0, sizeof(double));
+            queue_.finish();
+        }
+        double sum = 0;
+        std::memcpy(&sum, host_out_.mapped(), sizeof sum);
+        return sum;
+    }
+
+    std::string configuration() const override {
+        const std::string subgroup = shape_.pinned_subgroup_size ? std::to_string(shape_.pinned_subgroup_size) + " (pinned)"
+                                                                 : std::to_string(queue_.context().facts().subgroup_size) + " (driver's choice)";
+        return "workgroups=" + std::to_string(shape_.workgroups) + " workgroup=" + std::to_string(shape_.workgroup_size) +
+               " loads=" + std::to_string(shape_.loads_in_flight) + " subgroup=" + subgroup;
+    }
+
+private:
+    VulkanQueue& queue_;
+    std::size_t n_;
+    LaunchShape shape_;
+    Buffer slots_, ticket_, out_, host_out_;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    bool to_host_ = false;
+};
+
+[[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
+    .name = "vulkan/exact",
+    .description = "exact sum rounded once: fixed-point window (floats, bfloat16) or int64 (float16) in registers, "
+                   "int64 subgroupAdd into digits, last workgroup sums the workgroups' digits and rounds",
+    .traits = {.accumulator = Accumulator::exact, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
+    .make = [](VulkanQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> { return std::make_unique<ExactCall>(queue, input); },
+    .element_types = {ElementType::f32, ElementType::f16, ElementType::bf16},
+    .unavailable_reason = why_unavailable,
+    .type_unavailable_reason = why_type_unavailable,
+});
+
+}  // namespace
+}  // namespace shootout::vulkan
