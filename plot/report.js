@@ -30,6 +30,13 @@
     const pos = values.filter(v => v > 0);
     if (!pos.length) return {};
     const lo = Math.min(...pos), hi = Math.max(...pos), decades = Math.log10(hi / lo);
+    if (decades < 0.3) {  // a narrow range: evenly spaced round values
+      const raw = (hi - lo || hi) / 5, mag = 10 ** Math.floor(Math.log10(raw));
+      const step = [1, 2, 5, 10].map(m => m * mag).find(x => x >= raw);
+      const vals = [];
+      for (let v = Math.ceil(lo * 0.97 / step) * step; v <= hi * 1.03; v += step) vals.push(+v.toPrecision(6));
+      return {tickvals: vals, ticktext: vals.map(v => String(v))};
+    }
     const steps = decades > 2.5 ? [1] : decades > 1.5 ? [1, 2, 5] : decades > 0.6 ? [1, 1.5, 2, 3, 5, 7] : [1, 1.1, 1.2, 1.3, 1.5, 1.7, 2, 2.5, 3, 4, 5, 6, 7, 8, 9];
     const vals = [];
     for (let k = Math.floor(Math.log10(lo)) - 1; k <= Math.ceil(Math.log10(hi)) + 1; k++)
