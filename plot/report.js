@@ -6,6 +6,7 @@
   const PLOT = 'shootout-report';
   const table = t => { const k = Object.keys(t); return t[k[0]].map((_, i) => Object.fromEntries(k.map(c => [c, t[c][i]]))); };
   const P = table(D.points), E = table(D.errors), C = table(D.compare);
+  for (const e of E) if (e.rel_error === 'inf') e.rel_error = Infinity;  // an overflowed sum (JSON has no infinity)
   const VIEWS = [['speed', 'Speed against size'], ['error', 'Error against size'],
     ['accuracy', 'Accuracy against speed'], ['machines', 'Machine against machine'], ['table', 'Summary table']];
   const WORST = 'worst over inputs', BEST = 'fastest of each family', ALL = 'all reductions';
@@ -22,7 +23,7 @@
   const pow2 = n => { const k = Math.log2(n); return Number.isInteger(k) ? `2^${k}` : String(n); };
   const fmtBytes = b => { for (const [u, s] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]]) if (b >= s) return `${+(b / s).toFixed(1)} ${u}`; return `${b} B`; };
   const fmtGbps = v => v == null ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
-  const fmtErr = e => e == null ? 'nan' : e === 0 ? '0 (exact)' : e.toExponential(2);
+  const fmtErr = e => e == null ? 'nan' : e === 0 ? '0 (exact)' : e === Infinity ? 'inf (overflowed)' : e.toExponential(2);
   // A machine as '<label> — <model>': the model of `device`, else its CUDA GPU's, else its CPU's.
   const machineName = (m, device) => { const x = D.machines[m].models; const model = x[device] || x.cuda || x.cpu; return `${D.machines[m].label}${model ? ' — ' + model : ''}`; };
   // Ticks of a log axis at 1, 2, 5 (or finer over a narrow range) times powers of ten, written out in full.
@@ -58,7 +59,7 @@
       case 'dtype': return uniq(on.map(p => p.dtype)).sort();
       case 'timing': return uniq(on.filter(p => p.dtype === s.dtype).map(p => p.timing)).sort();
       case 'backends': return [BEST, ALL, ...uniq(on.filter(p => p.dtype === s.dtype).map(p => p.series)).sort()];
-      case 'input': return [WORST, ...uniq(E.filter(e => e.machine === s.machine && e.device === s.device && e.dtype === s.dtype).map(e => e.input)).sort()];
+      case 'input': return [WORST, ...uniq(E.filter(e => e.machine === s.machine && e.device === s.device && e.dtype === s.dtype && e.timing === s.timing).map(e => e.input)).sort()];
       case 'n': return sortNum(on.filter(p => p.dtype === s.dtype && p.timing === s.timing).map(p => p.n)).map(String);
       case 'vs': return uniq(C.filter(c => c.device === s.device && c.dtype === s.dtype && (c.a === s.machine || c.b === s.machine))
         .map(c => c.a === s.machine ? c.b : c.a)).sort();
@@ -141,28 +142,35 @@
   }
 
   function errorRows(s) {
-    const rows = E.filter(e => e.machine === s.machine && e.device === s.device && e.dtype === s.dtype && e.rel_error != null);
+    const rows = E.filter(e => e.machine === s.machine && e.device === s.device && e.dtype === s.dtype && e.timing === s.timing && e.rel_error != null);
     if (s.input !== WORST) return rows.filter(e => e.input === s.input);
     const worst = new Map();
     for (const e of rows) { const k = e.series + '\u0000' + e.n; const w = worst.get(k); if (!w || e.rel_error > w.rel_error) worst.set(k, e); }
     return [...worst.values()];
   }
+  // Where an exact sum (error 0) and an overflowed one (inf) are drawn: a decade below the smallest
+  // error and above the largest finite one.
   function errorFloor(rows) {
-    const pos = rows.map(e => e.rel_error).filter(e => e > 0);
+    const pos = rows.map(e => e.rel_error).filter(e => e > 0 && e < Infinity);
     return pos.length ? 10 ** (Math.floor(Math.log10(Math.min(...pos))) - 1) : 1e-17;
   }
+  function errorTop(rows) {
+    const fin = rows.map(e => e.rel_error).filter(e => e > 0 && e < Infinity);
+    return fin.length ? 10 ** (Math.ceil(Math.log10(Math.max(...fin))) + 1) : 10;
+  }
+  const drawnError = (e, floor, top) => e === 0 ? floor : e === Infinity ? top : e;
   function errorView(s) {
     const rows = chosen(s, errorRows(s));
-    const floor = errorFloor(rows);
+    const floor = errorFloor(rows), top = errorTop(rows);
     const traces = [];
     for (const [series, r] of bySeries(rows)) {
       r.sort((a, b) => a.n - b.n);
-      traces.push(look(series, {x: r.map(e => e.n), y: r.map(e => e.rel_error > 0 ? e.rel_error : floor), name: series, mode: 'lines+markers',
+      traces.push(look(series, {x: r.map(e => e.n), y: r.map(e => drawnError(e.rel_error, floor, top)), name: series, mode: 'lines+markers',
         text: r.map(e => `<b>${esc(series)}</b><br>size ${pow2(e.n)}, input ${esc(e.input)}<br>relative error ${fmtErr(e.rel_error)}`),
         hovertemplate: '%{text}<extra></extra>'}));
     }
     return {traces, layout: {xaxis: sizeAxis(rows.map(e => e.n)), yaxis: {type: 'log', exponentformat: 'power', dtick: 1, title: {text: 'relative error |sum − exact| / |exact| (log)'}}},
-      caption: `Relative error against size, input: ${esc(s.input)}. An exact sum (error 0) is drawn at the bottom, ${floor.toExponential(0)}.`};
+      caption: `Relative error against size, input: ${esc(s.input)}. An exact sum (error 0) is drawn at the bottom, ${floor.toExponential(0)}; an overflowed one (inf), if any, at the top, ${top.toExponential(0)}.`};
   }
 
   function accuracyView(s) {
@@ -170,14 +178,14 @@
     const speed = new Map(chosen(s, here(s)).filter(p => p.n === n).map(p => [p.series, p]));
     const err = new Map(errorRows(s).filter(e => e.n === n).map(e => [e.series, e]));
     const both = [...speed.keys()].filter(b => err.has(b)).sort();
-    const floor = errorFloor(both.map(b => err.get(b)));
-    const traces = both.map(b => look(b, {x: [speed.get(b).gbps], y: [err.get(b).rel_error > 0 ? err.get(b).rel_error : floor], name: b,
+    const floor = errorFloor(both.map(b => err.get(b))), top = errorTop(both.map(b => err.get(b)));
+    const traces = both.map(b => look(b, {x: [speed.get(b).gbps], y: [drawnError(err.get(b).rel_error, floor, top)], name: b,
       mode: 'markers+text', text: [b], textposition: 'top center', textfont: {size: 11}, marker: Object.assign(look(b).marker, {size: 11}),
       customdata: [[fmtGbps(speed.get(b).gbps), fmtErr(err.get(b).rel_error)]],
       hovertemplate: `<b>${esc(b)}</b><br>%{customdata[0]} GB/s<br>relative error %{customdata[1]}<extra></extra>`}));
     return {traces, layout: {xaxis: Object.assign({type: 'log', title: {text: 'GB/s (log)'}}, logTicks(traces.flatMap(t => t.x))),
       yaxis: {type: 'log', exponentformat: 'power', dtick: 1, title: {text: 'relative error (log; lower is better)'}}, showlegend: false},
-      caption: `Relative error (input: ${esc(s.input)}) against GB/s at ${pow2(n)} elements: down and right is better. An exact sum is drawn at the bottom, ${floor.toExponential(0)}.`};
+      caption: `Relative error (input: ${esc(s.input)}) against GB/s at ${pow2(n)} elements: down and right is better. An exact sum is drawn at the bottom, ${floor.toExponential(0)}; an overflowed one (inf), if any, at the top, ${top.toExponential(0)}.`};
   }
 
   function machinesView(s) {
@@ -211,7 +219,7 @@
 
   function tableView(s) {
     const rows = here(s);
-    const errs = E.filter(e => e.machine === s.machine && e.device === s.device && e.dtype === s.dtype);
+    const errs = E.filter(e => e.machine === s.machine && e.device === s.device && e.dtype === s.dtype && e.timing === s.timing);
     const lines = [];
     for (const n of sortNum(rows.map(p => p.n))) {
       const at = rows.filter(p => p.n === n).sort((a, b) => b.gbps - a.gbps || a.series.localeCompare(b.series));
@@ -224,7 +232,7 @@
       const most = Math.max(0, ...inputs.values());
       const gbps = new Map(at.map(p => [p.series, p.gbps]));
       const acc = [...worst.keys()].filter(b => inputs.get(b) === most)
-        .sort((a, b) => worst.get(a) - worst.get(b) || (gbps.get(b) || 0) - (gbps.get(a) || 0))[0];
+        .sort((a, b) => (worst.get(a) > worst.get(b)) - (worst.get(a) < worst.get(b)) || (gbps.get(b) || 0) - (gbps.get(a) || 0))[0];
       lines.push(`<tr><td>${pow2(n)}</td><td class="num">${fmtBytes(top.bytes)}</td><td><code>${esc(top.series)}</code></td>`
         + `<td class="num">${fmtGbps(top.gbps)}</td><td class="num">${top.pct_ceiling == null ? '—' : top.pct_ceiling.toFixed(0) + '%'}</td>`
         + `<td class="num">${top.threads}</td><td>${acc ? `<code>${esc(acc)}</code>` : '—'}</td><td class="num">${acc ? fmtErr(worst.get(acc)) : '—'}</td>`

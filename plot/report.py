@@ -136,14 +136,19 @@ def default_view(points: pd.DataFrame) -> dict[str, str]:
     return {"machine": top["machine"], "device": top["device"], "dtype": dtype, "timing": timing}
 
 
+def json_value(v):
+    """A value as JSON holds it: NaN (and a missing value) as null, an infinity (an overflowed sum's
+    error) as the text "inf" (report.js reads it back), counts and flags as integers."""
+    if v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return int(v) if isinstance(v, (np.integer, bool, np.bool_)) else v
+
+
 def columns(df: pd.DataFrame, names: list[str]) -> dict[str, list]:
-    """df's columns as lists (column-oriented JSON), NaN as null."""
-    out = {}
-    for c in names:
-        values = df[c].tolist()
-        out[c] = [None if v is pd.NA or (isinstance(v, float) and not math.isfinite(v)) else
-                  (int(v) if isinstance(v, (np.integer, bool, np.bool_)) else v) for v in values]
-    return out
+    """df's columns as lists (column-oriented JSON), each value by json_value()."""
+    return {c: [json_value(v) for v in df[c].tolist()] for c in names}
 
 
 def models(rows: pd.DataFrame) -> dict[str, str]:
@@ -162,14 +167,15 @@ def report_data(df: pd.DataFrame, ladder: str | None = None) -> dict:
     rows = point_rows(df)
     points = speed_points(df, rows, ladder)
     points = points[points["role"] == "reduction"]
-    errors = sc.error_table(sc.one_device(df))
+    # Per timing as the summary takes them: the chosen timing's rows where a series has them.
+    errors = pd.concat([sc.error_table(sc.select_timing(sc.one_device(df), t)).assign(timing=t) for t in sc.TIMINGS])
     machines = {m: {"label": r["label"].iloc[-1], "models": models(r)} for m, r in df.groupby("machine")}
     point_columns = ["machine", "series", "device", "dtype", "timing", "n", "bytes", "gbps", "time_ns", "threads",
                      "batch", "accumulator", "order", "version", "ceiling", "ceiling_kind", "pct_ceiling",
                      "peak_gbps", "best", "samples", *(c for c in NOISE if c in points.columns)]
     return {"machines": machines, "default": default_view(points), "styles": series_styles(df),
             "points": columns(points, point_columns),
-            "errors": columns(errors, ["machine", "series", "device", "dtype", "input", "n", "rel_error"]),
+            "errors": columns(errors, ["machine", "series", "device", "dtype", "timing", "input", "n", "rel_error"]),
             "compare": columns(comparisons(rows), ["a", "b", "series", "device", "dtype", "timing", "n", "ratio",
                                                    "lo", "hi", "samples_a", "samples_b"]),
             "interval": INTERVAL}

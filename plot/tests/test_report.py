@@ -82,3 +82,12 @@ def test_the_noise_columns_reach_the_points_and_the_machine_comparison(rows):
     assert (one_each["lo"] < one_each["ratio"]).all() and (one_each["ratio"] < one_each["hi"]).all()
     plain = pd.DataFrame(report.report_data(rows)["compare"])
     assert plain["lo"].isna().all()  # the fixture's rows are one sample each, with no spread
+
+
+def test_an_overflowed_sums_error_reaches_the_page_as_inf_and_nan_as_null(rows):
+    assert [report.json_value(v) for v in (math.inf, -math.inf, math.nan, pd.NA, np.int64(3), True, 0.5)] == \
+        ["inf", "-inf", None, None, 3, 1, 0.5]
+    overflowed = rows.copy()
+    overflowed.loc[overflowed["backend"] == "cuda/cub", "rel_error"] = math.inf
+    errors = report.report_data(overflowed)["errors"]["rel_error"]
+    assert "inf" in errors and all(e is None or e == "inf" or math.isfinite(e) for e in errors)
