@@ -98,8 +98,8 @@ def comparisons(rows: pd.DataFrame) -> pd.DataFrame:
     noisy = {"spread", "reps"} <= set(rows.columns)
     samples = {}
     for m, r in rows[rows["role"] == "reduction"].groupby("machine"):
-        samples[m] = {k: (g["gbps"].to_numpy(dtype=float),
-                          (float(g["spread"].iloc[0]), float(g["reps"].iloc[0])) if noisy else (math.nan, math.nan))
+        samples[m] = {k: (g["gbps"].to_numpy(dtype=float),  # an empty count (Int64 <NA>) reads NaN
+                          tuple(g[["spread", "reps"]].astype(float).iloc[0]) if noisy else (math.nan, math.nan))
                       for k, g in r.groupby(key)}
     order = rows.drop_duplicates("machine").sort_values(["label", "machine"])["machine"].tolist()
     rng = np.random.default_rng(REPORT_SEED)

@@ -82,6 +82,9 @@ def test_the_noise_columns_reach_the_points_and_the_machine_comparison(rows):
     assert (one_each["lo"] < one_each["ratio"]).all() and (one_each["ratio"] < one_each["hi"]).all()
     plain = pd.DataFrame(report.report_data(rows)["compare"])
     assert plain["lo"].isna().all()  # the fixture's rows are one sample each, with no spread
+    # rows of a file before the noise columns: an empty spread and count, as the reader gives them
+    older = rows.assign(spread=math.nan, reps=pd.array([pd.NA] * len(rows), dtype="Int64"), noisy="")
+    assert pd.DataFrame(report.report_data(older)["compare"])["lo"].isna().all()
 
 
 def test_an_overflowed_sums_error_reaches_the_page_as_inf_and_nan_as_null(rows):
