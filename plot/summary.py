@@ -77,8 +77,9 @@ def cost_model_markdown(cost: pd.DataFrame, machine: str, device: str, dtype: st
     too_few = fits["sizes"] < sc.COST_MODEL_MIN_SIZES
     if too_few.all():  # a table of the same reason says less than a line
         where = "per cache level" if bands else "per series"
-        return [f"Cost model t = t0 + bytes / r∞ (Hockney): does not fit here: at most {int(fits['sizes'].max())} "
-                f"sizes measured {where}, {sc.COST_MODEL_MIN_SIZES} needed.", ""]
+        most = int(fits["sizes"].max())
+        return [f"Cost model t = t0 + bytes / r∞ (Hockney): does not fit here: at most {most} "
+                f"size{'s' if most > 1 else ''} measured {where}, {sc.COST_MODEL_MIN_SIZES} needed.", ""]
     if bands:
         lines[0] += (" Fitted per cache level: the sizes whose bytes fit each thread's L1 or L2 "
                      "(per core × threads), the shared L3, or none (DRAM), from results/caches.json.")
@@ -124,7 +125,7 @@ def summary_markdown(t, files: list[str], filters: str) -> str:
     for machine in style.machines_of(sp):
         on = sp[sp["machine"] == machine]
         sections = sorted(set(zip(on["device"], on["dtype"])),
-                          key=lambda s: (sc.device_rank(s[0]), sc.rank(s[1], list(sc.DTYPE_BYTES))))
+                          key=lambda s: (sc.device_rank(s[0]), s[0], sc.rank(s[1], list(sc.DTYPE_BYTES))))
         for device, dtype in sections:
             rows = on[(on["device"] == device) & (on["dtype"] == dtype)]
             lines.append(f"## {md.text(style.machine_title(rows, machine, device))} — {md.text(device)}"
