@@ -26,8 +26,9 @@ drawn"; the list is figures.FIGURES):
     summary.md fastest and most accurate backend per machine, device, element type and size, the
                cost model's t0, r_inf and n_half, the reductions above their ceiling, and the
                scale-out GB/s per count with the efficiency
-and report.html, every row in one self-contained interactive page: in results/ when DIR is the
-default, else in DIR.
+and report.html, one self-contained interactive page (plot/report.py: views of speed, error,
+accuracy against speed, machine against machine and the summary table, every filter in the URL):
+in results/ when DIR is the default, else in DIR.
 A series is a backend summing one element type (the dtype column; float32 where a file lacks it),
 named 'backend (dtype)' unless float32: two element types are never one line or one median.
 Each figure is drawn by its module in plot/figures/, the summary by plot/summary.py.
@@ -143,7 +144,7 @@ def main(argv=None) -> int:
     except output_files.OutputError as e:
         raise sc.InputError(str(e)) from None
     written.append(summary)
-    write_report(df, report)
+    write_report(df, report, ladder=None if args.backend else args.ladder)
     written.append(report)
     # A figure this run did not draw must not survive from an earlier run with other data.
     for figure in FIGURES:

@@ -571,34 +571,82 @@ def with_ceiling(speed: pd.DataFrame, reference: pd.DataFrame | None = None) -> 
 # call and r_inf the asymptotic rate; n_half = t0 * r_inf is the size that reaches half of r_inf.
 # Fitted per series by non-negative least squares on the relative residuals (t0 + b/r) / t - 1, so
 # that the microsecond calls weigh as much as the second-long ones.
-COST_MODEL_MIN_SIZES = 3
+# A warm-cache CPU series reads each size from the smallest cache level that holds it, each level
+# at its own rate: one line through all of them fits none (35-80% off on the committed CPU rows),
+# so it is fitted per level (band) where the machine's caches are known (CACHES_FILE), and a fit is
+# only a model where it is within COST_MODEL_MAX_ERROR of every size it was fitted on.
+COST_MODEL_MIN_SIZES = 3  # two parameters and one size that checks them
+COST_MODEL_MAX_ERROR = 0.15  # worst |fit / measured - 1| of a fit that is printed as a model
+CACHES_FILE = REPO_ROOT / "results" / "caches.json"
+ALL_SIZES = "all sizes"
+BANDS = ["L1", "L2", "L3", "DRAM", ALL_SIZES]
 
 
-def cost_model(speed: pd.DataFrame) -> pd.DataFrame:
-    """Per series (machine, series, device, timing) of role reduction or ceiling measured at
-    COST_MODEL_MIN_SIZES sizes or more: `t0_ns`, `r_inf` (GB/s, i.e. bytes per ns), `n_half_bytes`,
-    `n_half` (elements), `median_error` and `worst_error` (|fit / measured - 1| over its sizes) and
-    `sizes`; with its role, traits and label. Series whose fit has no finite rate are left out."""
+def read_caches(path: Path = CACHES_FILE) -> dict[str, dict]:
+    """Per machine value: its `l1d` and `l2` (bytes per core) and `l3` (bytes, shared)."""
+    return json.loads(path.read_text())["machines"] if path.exists() else {}
+
+
+def cache_band(nbytes: int, threads: int, caches: dict | None) -> str:
+    """The level a warm read of nbytes over `threads` threads comes from: L1 or L2 while each
+    thread's part fits its core's, L3 while the whole fits it, else DRAM; ALL_SIZES where the
+    caches are unknown (None)."""
+    if caches is None:
+        return ALL_SIZES
+    for level, size in [("L1", caches["l1d"] * threads), ("L2", caches["l2"] * threads), ("L3", caches["l3"])]:
+        if nbytes <= size:
+            return level
+    return "DRAM"
+
+
+def hockney_fit(nbytes: np.ndarray, t_ns: np.ndarray) -> dict | None:
+    """t0_ns, r_inf (bytes per ns = GB/s), n_half_bytes and the relative errors of the fit
+    t = t0 + bytes / r_inf, or None where it has no finite rate."""
     from scipy.optimize import nnls
 
-    fits = []
+    (t0, per_byte), _ = nnls(np.column_stack([1 / t_ns, nbytes / t_ns]), np.ones_like(t_ns))
+    if per_byte <= 0:
+        return None
+    relative = np.abs((t0 + nbytes * per_byte) / t_ns - 1)
+    return dict(t0_ns=t0, r_inf=1 / per_byte, n_half_bytes=t0 / per_byte,
+                median_error=float(np.median(relative)), worst_error=float(relative.max()))
+
+
+def cost_model(speed: pd.DataFrame, caches: dict[str, dict] | None = None) -> pd.DataFrame:
+    """Per series (machine, series, device, timing) of role reduction or ceiling and per `band`
+    (cache_band() for warm CPU rows of a machine in `caches`, else ALL_SIZES): `sizes`, `bytes_lo`
+    and `bytes_hi`, and where it has COST_MODEL_MIN_SIZES sizes or more and a finite rate, the fit
+    (`t0_ns`, `r_inf` in GB/s, `n_half_bytes`, `n_half` in elements, `median_error` and
+    `worst_error`: |fit / measured - 1| over its sizes, NaN otherwise); `fits` when the worst
+    error is within COST_MODEL_MAX_ERROR, else `reason` says why not; with its role, traits and
+    label."""
+    caches = read_caches() if caches is None else caches
+    out = []
     for key, r in speed.groupby(SERIES, sort=False):
-        if r["role"].iloc[0] not in ("reduction", "ceiling") or r["n"].nunique() < COST_MODEL_MIN_SIZES:
+        role = r["role"].iloc[0]
+        if role not in ("reduction", "ceiling"):
             continue
-        t = r["time_ns"].to_numpy(dtype=float)
-        b = r["bytes"].to_numpy(dtype=float)
-        (t0, per_byte), _ = nnls(np.column_stack([1 / t, b / t]), np.ones_like(t))
-        if per_byte <= 0:
-            continue
-        relative = np.abs((t0 + b * per_byte) / t - 1)
-        fits.append(dict(zip(SERIES, key), role=r["role"].iloc[0], accumulator=r["accumulator"].iloc[0],
-                         order=r["order"].iloc[0], label=r["label"].iloc[0], t0_ns=t0, r_inf=1 / per_byte,
-                         n_half_bytes=t0 / per_byte, n_half=t0 / per_byte / DTYPE_BYTES[key[3]],
-                         median_error=float(np.median(relative)), worst_error=float(relative.max()),
-                         sizes=len(t)))
-    columns = SERIES + ["role", "accumulator", "order", "label", "t0_ns", "r_inf", "n_half_bytes", "n_half",
-                        "median_error", "worst_error", "sizes"]
-    return pd.DataFrame(fits, columns=columns)
+        banded = key[4] == "cpu" and (r["cache"] == "warm").all()
+        machine_caches = caches.get(key[0]) if banded else None
+        bands = [cache_band(b, t, machine_caches) for b, t in zip(r["bytes"], r["threads"])]
+        for band, b in r.groupby(pd.Series(bands, index=r.index), sort=False):
+            fit, reason = None, ""
+            if len(b) < COST_MODEL_MIN_SIZES:
+                reason = f"{len(b)} size{'s' if len(b) > 1 else ''} ({COST_MODEL_MIN_SIZES} needed)"
+            else:
+                fit = hockney_fit(b["bytes"].to_numpy(dtype=float), b["time_ns"].to_numpy(dtype=float))
+                if fit is None:
+                    reason = "no finite rate"
+                elif fit["worst_error"] > COST_MODEL_MAX_ERROR:
+                    reason = f"worst error {fit['worst_error']:.0%}, above {COST_MODEL_MAX_ERROR:.0%}"
+            fit = fit or dict.fromkeys(["t0_ns", "r_inf", "n_half_bytes", "median_error", "worst_error"], math.nan)
+            out.append(dict(zip(SERIES, key), band=band, role=role, accumulator=r["accumulator"].iloc[0],
+                            order=r["order"].iloc[0], label=r["label"].iloc[0], **fit,
+                            n_half=fit["n_half_bytes"] / DTYPE_BYTES[key[3]], sizes=len(b),
+                            bytes_lo=b["bytes"].min(), bytes_hi=b["bytes"].max(), fits=not reason, reason=reason))
+    columns = SERIES + ["band", "role", "accumulator", "order", "label", "t0_ns", "r_inf", "n_half_bytes", "n_half",
+                        "median_error", "worst_error", "sizes", "bytes_lo", "bytes_hi", "fits", "reason"]
+    return pd.DataFrame(out, columns=columns)
 
 
 # ---------------------------------------------------------------------------------------------

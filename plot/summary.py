@@ -53,18 +53,49 @@ def above_ceiling_markdown(sp: pd.DataFrame) -> list[str]:
     return lines + [""]
 
 
+def fit_text(f: pd.Series) -> str:
+    """A banded fit's cell: its t0, r∞ and worst error, or 'does not fit: why'."""
+    if not f["fits"]:
+        return f"does not fit: {md.text(f['reason'])}"
+    return f"t0 {f['t0_ns'] / 1000:.3g} µs, r∞ {sc.fmt_gbps(f['r_inf'])} GB/s (worst error {f['worst_error']:.1%})"
+
+
 def cost_model_markdown(cost: pd.DataFrame, machine: str, device: str, dtype: str) -> list[str]:
-    """The cost model's table of one section: t0, r_inf, n_half and the fit's error per series."""
+    """The cost model's table of one section: per series t0, r∞, n½ and the fit's error where the
+    model fits, else 'does not fit' and why; a column per cache level where the CPU's caches are
+    known (sc.cost_model)."""
     fits = cost[(cost["machine"] == machine) & (cost["device"] == device) & (cost["dtype"] == dtype)]
     if fits.empty:
         return []
     fits = fits.assign(order_key=fits["role"].map({"ceiling": 0}).fillna(1)).sort_values(["order_key", "t0_ns", "series"])
     lines = ["Cost model t = t0 + bytes / r∞ (Hockney), fitted on the sizes measured: t0 the fixed cost of a "
              "call, r∞ the rate it tends to, n½ = t0 · r∞ the size that reaches half of it; fit error = "
-             "|fit / measured − 1|, median and worst over the sizes.", "",
-             "| backend | t0 | r∞ GB/s | n½ | fit error (median, worst) | sizes |", "|---|---|---|---|---|---|"]
+             "|fit / measured − 1|, median and worst over the sizes. Printed where it is within "
+             f"{sc.COST_MODEL_MAX_ERROR:.0%} of every size and fitted on {sc.COST_MODEL_MIN_SIZES} sizes or "
+             "more; else \"does not fit\" and why.", ""]
+    bands = [b for b in sc.BANDS if b in set(fits["band"]) and b != sc.ALL_SIZES]
+    too_few = fits["sizes"] < sc.COST_MODEL_MIN_SIZES
+    if too_few.all():  # a table of the same reason says less than a line
+        where = "per cache level" if bands else "per series"
+        most = int(fits["sizes"].max())
+        return [f"Cost model t = t0 + bytes / r∞ (Hockney): does not fit here: at most {most} "
+                f"size{'s' if most > 1 else ''} measured {where}, {sc.COST_MODEL_MIN_SIZES} needed.", ""]
+    if bands:
+        lines[0] += (" Fitted per cache level: the sizes whose bytes fit each thread's L1 or L2 "
+                     "(per core × threads), the shared L3, or none (DRAM), from results/caches.json.")
+        lines += ["| backend | " + " | ".join(bands) + " |", "|---" * (len(bands) + 1) + "|"]
+        for series, f in fits.sort_values(["order_key", "series"]).groupby("series", sort=False):
+            by_band = f.set_index("band")
+            name = md.code(series) + (" (ceiling)" if f["role"].iloc[0] == "ceiling" else "")
+            cells = [fit_text(by_band.loc[b]) if b in by_band.index else "—" for b in bands]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        return lines + [""]
+    lines += ["| backend | t0 | r∞ GB/s | n½ | fit error (median, worst) | sizes |", "|---|---|---|---|---|---|"]
     for _, f in fits.iterrows():
         name = md.code(f["series"]) + (" (ceiling)" if f["role"] == "ceiling" else "")
+        if not f["fits"]:
+            lines.append(f"| {name} | — | — | — | does not fit: {md.text(f['reason'])} | {int(f['sizes'])} |")
+            continue
         lines.append(f"| {name} | {f['t0_ns'] / 1000:.3g} µs | {sc.fmt_gbps(f['r_inf'])} | "
                      f"{sc.fmt_bytes(f['n_half_bytes'])} ({f['n_half']:.3g} elements) | "
                      f"{f['median_error']:.1%}, {f['worst_error']:.1%} | {int(f['sizes'])} |")
@@ -94,7 +125,7 @@ def summary_markdown(t, files: list[str], filters: str) -> str:
     for machine in style.machines_of(sp):
         on = sp[sp["machine"] == machine]
         sections = sorted(set(zip(on["device"], on["dtype"])),
-                          key=lambda s: (sc.device_rank(s[0]), sc.rank(s[1], list(sc.DTYPE_BYTES))))
+                          key=lambda s: (sc.device_rank(s[0]), s[0], sc.rank(s[1], list(sc.DTYPE_BYTES))))
         for device, dtype in sections:
             rows = on[(on["device"] == device) & (on["dtype"] == dtype)]
             lines.append(f"## {md.text(style.machine_title(rows, machine, device))} — {md.text(device)}"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI: results/report.html's test in a real browser (plot/tests/test_report_browser.py): headless
 # Chromium from the distribution, driven by Playwright from the plot venv, loads the report drawn
-# from the fixture, finds no console error and no network request, the expected traces and working
-# menus. Required here: a missing browser fails the step instead of skipping the test.
+# from the fixture, finds no console error and no network request, the opening view, each view
+# drawn and the URL's fragment opening the view it names. Required here: a missing browser fails
+# the step instead of skipping the test.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/venv.sh"

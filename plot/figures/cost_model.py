@@ -2,7 +2,9 @@
 t(bytes) = t0 + bytes / r_inf (Hockney) against the measured time per call, per machine and device
 (GPUs; the CPU when there is none): the points measured, the fitted line, and in the legend t0 and
 r_inf. Drawn for the ceiling and the reductions of the fastest series' accumulator (the family
-that contends for the top), at most MOST_SERIES of them by r_inf, and the launch floor."""
+that contends for the top), at most MOST_SERIES of them (those that fit first, by r_inf), and the
+launch floor. A fit is drawn over its band's sizes only where it is a model (sc.cost_model: within
+its error bound); the legend says why the others do not fit."""
 
 from __future__ import annotations
 
@@ -28,39 +30,46 @@ def panels_of(cost) -> list[tuple[str, str]]:
 
 def chosen(fits, speed):
     """The ceiling and the reductions sharing the accumulator of the fastest reduction at the
-    largest size, at most MOST_SERIES by r_inf."""
+    largest size, at most MOST_SERIES: those whose model fits first, by r_inf."""
     red = speed[speed["role"] == "reduction"]
     top = red[red["n"] == red["n"].max()].sort_values("gbps", ascending=False)
     accumulator = top["accumulator"].iloc[0] if not top.empty else "f32"
     contenders = fits[(fits["role"] == "reduction") & (fits["accumulator"] == accumulator)]
-    contenders = contenders.sort_values(["r_inf", "series"], ascending=[False, True]).head(MOST_SERIES)
-    return [*fits.loc[fits["role"] == "ceiling", "series"], *contenders["series"]]
+    contenders = contenders.sort_values(["fits", "r_inf", "series"], ascending=[False, False, True]).drop_duplicates("series")
+    return [*fits.loc[fits["role"] == "ceiling", "series"].unique(), *contenders["series"].head(MOST_SERIES)]
 
 
 def draw(t, out: Path, written: list[Path]) -> str | None:
-    if t.cost.empty:
+    cost = t.cost[t.cost["sizes"] >= sc.COST_MODEL_MIN_SIZES]
+    if cost.empty:
         return "cost_model: no series measured at enough sizes to fit"
-    panels = panels_of(t.cost)
+    panels = panels_of(cost)
     fig, axes = style.figure(len(panels), 1, ROW_HEIGHT, "Cost model: time per call = t0 + bytes / r∞ "
-                             "(lines) against the measured times (points)")
+                             "(lines, where it fits) against the measured times (points)")
     for ax, (machine, device) in zip(axes[:, 0], panels):
-        fits = t.cost[(t.cost["machine"] == machine) & (t.cost["device"] == device)]
+        fits = cost[(cost["machine"] == machine) & (cost["device"] == device)]
         speed = t.speed[(t.speed["machine"] == machine) & (t.speed["device"] == device)]
         handles = []
         # One accumulator's series share a hue in the other figures: here each has its own.
         for i, b in enumerate(chosen(fits, speed)):
-            fit = fits[fits["series"] == b].iloc[0]
+            bands = fits[fits["series"] == b]
             r = speed[speed["series"] == b].sort_values("bytes")
-            ceiling = fit["role"] == "ceiling"
+            ceiling = bands["role"].iloc[0] == "ceiling"
+            name = f"{'ceiling: ' if ceiling else ''}{b}"
             st = dict(color="black" if ceiling else style.plt.get_cmap("tab10")(i % 10))
-            nbytes = np.geomspace(r["bytes"].min(), r["bytes"].max(), 100)
-            ax.plot(r["bytes"], r["time_ns"] / 1000, linestyle="none", marker="o" if ceiling else t.styles[b]["marker"],
-                    markersize=4.5, **st)
-            h, = ax.plot(nbytes, (fit["t0_ns"] + nbytes / fit["r_inf"]) / 1000, linewidth=1.3,
-                         linestyle=(0, (5, 2)) if ceiling else "-", marker="o" if ceiling else t.styles[b]["marker"],
-                         markevery=[], label=f"{'ceiling: ' if ceiling else ''}{b}\nt0 {fit['t0_ns'] / 1000:.3g} µs, "
-                                             f"r∞ {sc.fmt_gbps(fit['r_inf'])} GB/s, n½ {sc.fmt_bytes(fit['n_half_bytes'])}", **st)
-            handles.append(h)
+            marker = "o" if ceiling else t.styles[b]["marker"]
+            h, = ax.plot(r["bytes"], r["time_ns"] / 1000, linestyle="none", marker=marker, markersize=4.5,
+                         label=f"{name}\ndoes not fit: {'; '.join(bands['reason'])}", **st)
+            if not bands["fits"].any():
+                handles.append(h)
+            for _, fit in bands[bands["fits"]].iterrows():
+                nbytes = np.geomspace(fit["bytes_lo"], fit["bytes_hi"], 100)
+                where = "" if fit["band"] == sc.ALL_SIZES else f" in {fit['band']}"
+                h, = ax.plot(nbytes, (fit["t0_ns"] + nbytes / fit["r_inf"]) / 1000, linewidth=1.3,
+                             linestyle=(0, (5, 2)) if ceiling else "-", marker=marker, markevery=[],
+                             label=f"{name}{where}\nt0 {fit['t0_ns'] / 1000:.3g} µs, r∞ {sc.fmt_gbps(fit['r_inf'])} GB/s, "
+                                   f"n½ {sc.fmt_bytes(fit['n_half_bytes'])}", **st)
+                handles.append(h)
         floor = speed[speed["role"] == "launch_floor"]
         if not floor.empty:
             handles.append(ax.axhline(floor["time_ns"].min() / 1000, color="gray", linestyle=":", linewidth=1.3,

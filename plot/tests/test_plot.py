@@ -1207,7 +1207,8 @@ def test_the_report_is_one_file_with_plotly_inlined_and_every_filter(plotted):
     out, _ = plotted
     html = (out / "report.html").read_text()
     assert not re.search(r"<script[^>]*\ssrc=", html)  # plotly.js inlined: nothing fetched when viewed
-    assert "Plotly.newPlot" in html and "plotly.js" in html
-    for key in ("machine", "device", "dtype", "input"):
-        assert f'"{key}"' in html
-    assert "v0.2-3-gabc1234" in html and "relative error %{customdata[3]}" in html
+    assert "Plotly.react" in html and "plotly.js" in html
+    for key in ('"points":{"machine":', '"errors":{"machine":', '"compare":{"a":', '"default":{"machine":'):
+        assert key in html  # the data the views are drawn from (report.py), inlined
+    assert "<title>Accumulate Shootout — report</title>" in html
+    assert "v0.2-3-gabc1234" in html

@@ -1,6 +1,7 @@
 """report.html in a real browser: headless Chromium (the distribution's, /usr/bin/chromium, or
 SHOOTOUT_CHROMIUM) driven by Playwright loads the file, logs no console error and fetches nothing
-from the network, draws the fixture's traces, and its menus filter them.
+from the network, opens on one machine and device with each family's fastest reduction and the
+ceiling as a line, draws every view, and keeps every filter in the URL.
 
 Skipped, with the reason, where Playwright or Chromium is missing, unless SHOOTOUT_BROWSER_TEST=required
 (CI: scripts/ci_report.sh), which makes that a failure."""
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -19,6 +21,8 @@ HERE = Path(__file__).resolve().parent
 PLOT_DIR = HERE.parent
 DATA = HERE / "data"
 REQUIRED = os.environ.get("SHOOTOUT_BROWSER_TEST") == "required"
+VIEWS = ["speed", "error", "accuracy", "machines", "table"]
+RYZEN = "ws-ryzen-3f9a0c71"  # ws-ryzen.csv's machine value
 
 
 def chromium() -> str | None:
@@ -53,51 +57,90 @@ def page(tmp_path_factory):
         tab.on("request", lambda r: events["requests"].append(r.url))
         tab.goto((out / "report.html").as_uri())
         tab.wait_for_selector("#shootout-report .scatterlayer .trace", timeout=60_000)
-        yield tab, events
+        yield tab, events, (out / "report.html").as_uri()
         browser.close()
 
 
 def traces(tab) -> list[dict]:
     return tab.evaluate("""() => document.getElementById('shootout-report').data.map(
-        t => ({name: t.name, meta: t.meta, visible: t.visible === undefined ? true : t.visible}))""")
+        t => ({name: t.name, n: t.x.length, text: t.text || [], symbol: (t.marker || {}).symbol}))""")
 
 
-def test_the_report_loads_with_no_console_error_and_no_network(page):
-    tab, events = page
+def state(tab) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(tab.evaluate("location.hash").lstrip("#")).items()}
+
+
+def open_at(tab, uri: str, fragment: str) -> None:
+    tab.goto(uri + "#" + fragment)
+    tab.reload()  # a fragment change alone does not reload the page: opening the link does
+    tab.wait_for_function("document.getElementById('filters').children.length > 0")
+
+
+def test_the_report_has_a_title_and_loads_with_no_console_error_and_no_network(page):
+    tab, events, _ = page
+    assert tab.title() == "Accumulate Shootout — report"
     assert events["errors"] == []
     assert [u for u in events["requests"] if not u.startswith(("file:", "data:", "blob:"))] == []
 
 
-def test_the_report_draws_every_series_with_its_hover(page):
-    tab, _ = page
+def test_it_opens_on_one_gpu_with_each_familys_fastest_reduction_and_the_roofline(page):
+    tab, _, uri = page
+    open_at(tab, uri, "")
+    s = state(tab)
+    # the machine whose CUDA reduction reached the most GB/s (the fixture's H200 node)
+    assert (s["view"], s["machine"], s["device"], s["dtype"], s["timing"], s["backends"]) == \
+        ("speed", "h200x4-5c6d7e8f", "cuda", "f32", "batched", "fastest of each family")
+    open_at(tab, uri, "machine=h100-7a8b9c0d")
+    names = [t["name"] for t in traces(tab)]
+    ceilings = [n for n in names if n.startswith("ceiling")]
+    assert ceilings == ["ceiling — roofline: bytes / max(launch floor, bytes / best read)"]
+    backends = [n for n in names if not n.startswith(("ceiling", "theoretical peak"))]
+    # one per family (accumulator) of the H100's float32 CUDA reductions: not every backend
+    assert "cuda/single-pass" in backends and "cuda/exact" in backends
+    assert not [n for n in backends if "baseline" in n]  # no launch floor or read drawn as a backend
+    tab.select_option("#filter-backends", "all reductions")
+    every = [t["name"] for t in traces(tab)]
+    assert len(every) > len(names) and "cuda/cub" in every
+    assert state(tab)["backends"] == "all reductions"
+
+
+def test_every_view_draws_and_the_url_says_which(page):
+    tab, events, uri = page
+    open_at(tab, uri, "machine=h100-7a8b9c0d")
+    for view in VIEWS:
+        tab.click(f"#view-{view}")
+        assert state(tab)["view"] == view
+        if view == "table":
+            assert tab.locator("#summary-table tbody tr").count() >= 5
+            assert tab.locator("#shootout-report").is_hidden()
+        else:
+            drawn = tab.evaluate("document.querySelectorAll('#shootout-report .scatterlayer .trace').length")
+            assert drawn > 0, view
+            assert tab.locator("#shootout-report").is_visible()
+    assert events["errors"] == []
+
+
+def test_a_link_opens_the_view_it_names(page):
+    tab, _, uri = page
+    open_at(tab, uri, "view=error&machine=ws-ryzen-3f9a0c71&device=cpu&dtype=f32&input=ones&backends=all reductions")
+    assert tab.locator("#view-error").get_attribute("class") == "active"
+    assert tab.input_value("#filter-machine") == RYZEN
+    assert tab.input_value("#filter-device") == "cpu"
+    assert tab.input_value("#filter-input") == "ones"
     shown = traces(tab)
-    names = [t["name"] for t in shown]
-    assert any(n.startswith("cuda/single-pass (batched) — h100, uniform") for n in names)
-    assert any(n.startswith("nccl/sum (batched, 4 GPUs) — h200x4") for n in names)
-    assert any(n.startswith("cpu/serial/kahan (isolated) — ws-ryzen, ones") for n in names)
-    assert {t["meta"]["machine"] for t in shown} == {"h100", "h200x4", "ws-ryzen"}
-    drawn = tab.evaluate("document.querySelectorAll('#shootout-report .scatterlayer .trace').length")
-    assert drawn == len(shown)
-    template = tab.evaluate("document.getElementById('shootout-report').data[0].hovertemplate")
-    for part in ("size", "GB/s", "relative error", "version"):
-        assert part in template
+    assert shown and all("input ones" in text for t in shown for text in t["text"])
+    assert any(t["name"] == "cpu/serial/kahan" for t in shown)
+    # a value that is no option falls back to one that is, and the URL says which
+    open_at(tab, uri, "view=speed&machine=no-such-machine&device=cuda")
+    assert state(tab)["machine"] == "h200x4-5c6d7e8f"
 
 
-def test_the_menus_filter_by_machine_device_element_type_and_input(page):
-    tab, _ = page
-    for key in ("machine", "device", "dtype", "input"):
-        assert tab.locator(f"#filter-{key}").count() == 1
-    tab.select_option("#filter-machine", "h100")
-    visible = [t for t in traces(tab) if t["visible"] is True]
-    assert visible and all(t["meta"]["machine"] == "h100" for t in visible)
-    tab.select_option("#filter-device", "cpu")  # the H100 fixture has no CPU rows
-    assert not [t for t in traces(tab) if t["visible"] is True]
-    tab.select_option("#filter-machine", "ws-ryzen")
-    tab.select_option("#filter-input", "ones")
-    visible = [t for t in traces(tab) if t["visible"] is True]
-    assert visible and all(t["meta"]["device"] == "cpu" and t["meta"]["input"] == "ones" for t in visible)
-    tab.select_option("#filter-dtype", "f32")  # ws-ryzen.csv is float32 only: the same traces
-    assert [t for t in traces(tab) if t["visible"] is True] == visible
-    for key in ("machine", "device", "dtype", "input"):
-        tab.select_option(f"#filter-{key}", "all")
-    assert all(t["visible"] is True for t in traces(tab))
+def test_the_machine_view_draws_each_ratio_with_its_interval(page):
+    tab, events, uri = page
+    open_at(tab, uri, "view=machines&machine=h100-7a8b9c0d&vs=ws-ryzen-3f9a0c71&device=cuda&dtype=f32&timing=batched")
+    assert state(tab)["vs"] == "ws-ryzen-3f9a0c71"
+    shown = [t for t in traces(tab) if t["name"] != "equal"]
+    assert shown
+    texts = [x for t in shown for x in t["text"]]
+    assert all(("95%:" in x) or ("noise unknown" in x) for x in texts)
+    assert events["errors"] == []
