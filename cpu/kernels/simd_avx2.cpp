@@ -126,6 +126,11 @@ struct Avx2 {
         lower = _mm256_add_epi64(lower, fixed(_mm256_castps256_ps128(v), scale));
         upper = _mm256_add_epi64(upper, fixed(_mm256_extractf128_ps(v, 1), scale));
     }
+    // bfloat16's int32 window (exact::BfloatWindow): v * scale + magic, a multiply and an add, both
+    // exact here; its bits, less the magic's, are the integer, added into 8 int32 lanes.
+    static void add_placed(Fixed& acc, Floats v, Floats scale, Floats magic) {
+        acc = _mm256_add_epi32(acc, _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(v, scale), magic)));
+    }
     static void store(std::uint64_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
     static Fixed add(Fixed a, Fixed b) { return _mm256_add_epi64(a, b); }
     // A round's magnitude range (simd_exact.hpp): |v|'s bits as 8 unsigned 32-bit lanes.

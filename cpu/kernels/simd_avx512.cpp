@@ -120,6 +120,11 @@ struct Avx512 {
         lower = _mm512_add_epi64(lower, fixed(half<0>(v), scale));
         upper = _mm512_add_epi64(upper, fixed(half<1>(v), scale));
     }
+    // bfloat16's int32 window (exact::BfloatWindow): v * scale + magic, exact; its bits, less the
+    // magic's, are the integer, added into 16 int32 lanes.
+    static void add_placed(Fixed& acc, Floats v, Floats scale, Floats magic) {
+        acc = _mm512_add_epi32(acc, _mm512_castps_si512(_mm512_fmadd_ps(v, scale, magic)));
+    }
     static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
     static Fixed add(Fixed a, Fixed b) { return _mm512_add_epi64(a, b); }
     // A round's magnitude range (simd_exact.hpp): |v|'s bits as 16 unsigned 32-bit lanes.

@@ -142,20 +142,17 @@ template <class Isa, int Accumulators, class Fixed = typename Isa::Fixed>
     for (std::uint64_t value : lane) exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), lsb);
 }
 
-// One level: adds the floats of x[0, n) (float16 or bfloat16 values widened) inside the window
-// fitted to them to `sum`, and their NaN and Inf to its flags; packs the others, as floats, into
-// `outside` (room for n + one vector) and returns how many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
-// the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
-//
-// Where every float is finite and every nonzero one inside the window (uniform, normal, most real
-// data: all within 28 binades), step 2 adds them all without looking at any (a zero adds nothing):
-// one check per level, on step 1's range, instead of one per vector, and 7 vector operations per 16
-// floats in step 2 instead of 12.
+// Step 1 and the window fitted to its range: to the largest finite value, found by one more read
+// where the largest magnitude is a NaN or an Inf.
+struct FittedWindow {
+    MagnitudeRange range;
+    bool finite;  // every value
+    exact::Window window;
+};
+
 template <class Isa, Loop L, class T>
-[[gnu::always_inline]] inline std::size_t add_level(const T* x, std::size_t n, float* outside, exact::Sum<float>& sum,
-                                                     const T* next) {
+[[gnu::always_inline]] inline FittedWindow fit_window(const T* x, std::size_t n) {
     using Floats = typename Isa::Floats;
-    using Fixed = typename Isa::Fixed;
     constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
     constexpr int accumulators = L.accumulators;
     constexpr Loop plain{.accumulators = L.accumulators};
@@ -172,7 +169,45 @@ template <class Isa, Loop L, class T>
         const auto max = [](Floats a, Floats b) { return Isa::max(a, b); };
         largest_finite = horizontal_max<Isa>(tree_sum(largest, max));
     }
-    const exact::Window window = exact::window_for<kFixedTopBit>(largest_finite);
+    return {range, finite, exact::window_for<kFixedTopBit>(largest_finite)};
+}
+
+// The nonzero lanes of v outside its window (`inside`): NaN and Inf to `sum`'s flags, the others
+// packed at `outside` (room for a vector); returns how many were packed.
+template <class Isa, class Inside>
+[[gnu::always_inline]] inline std::size_t take_outside(typename Isa::Floats v, typename Isa::Floats magnitude, Inside inside,
+                                                       float* outside, exact::Sum<float>& sum) {
+    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
+    unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
+    if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
+        float lane[lanes];
+        Isa::store(lane, v);
+        for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
+        lanes_outside &= ~special;
+    }
+    return Isa::append(outside, v, lanes_outside);
+}
+
+// One level: adds the floats of x[0, n) (float16 values widened) inside the window fitted to them
+// to `sum`, and their NaN and Inf to its flags; packs the others, as floats, into `outside` (room for
+// n + one vector) and returns how many. With `next` set (level 0), also fetches next[0,
+// kRoundFloats) into L2. L: level 0's loop is the policy's exact Loop (prefetching); later levels
+// read L1 and prefetch nothing.
+//
+// Where every float is finite and every nonzero one inside the window (uniform, normal, most real
+// data: all within 28 binades), step 2 adds them all without looking at any (a zero adds nothing):
+// one check per level, on step 1's range, instead of one per vector, and 7 vector operations per 16
+// floats in step 2 instead of 12.
+template <class Isa, Loop L, class T>
+[[gnu::always_inline]] inline std::size_t add_level(const T* x, std::size_t n, float* outside, exact::Sum<float>& sum,
+                                                     const T* next) {
+    using Floats = typename Isa::Floats;
+    using Fixed = typename Isa::Fixed;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    constexpr int accumulators = L.accumulators;
+    constexpr Loop plain{.accumulators = L.accumulators};
+
+    const auto [range, finite, window] = fit_window<Isa, L>(x, n);
     const Floats lo = Isa::broadcast(window.lo), hi = Isa::broadcast(window.hi);
     const typename Isa::Doubles scale = Isa::broadcast(window.scale);
 
@@ -198,20 +233,71 @@ template <class Isa, Loop L, class T>
             const auto inside = Isa::inside(magnitude, lo, hi);
             Isa::add_fixed(lower[a], upper[a], Isa::keep(inside, v), scale);
             ++additions[a];
-            if (!Isa::all(inside)) [[unlikely]] {  // zeros are outside all but the lowest window, and add nothing
-                unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
-                if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
-                    float lane[lanes];
-                    Isa::store(lane, v);
-                    for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
-                    lanes_outside &= ~special;
-                }
-                outside_count += Isa::append(outside + outside_count, v, lanes_outside);
-            }
+            // zeros are outside all but the lowest window, and add nothing
+            if (!Isa::all(inside)) [[unlikely]] outside_count += take_outside<Isa>(v, magnitude, inside, outside + outside_count, sum);
         });
     }
 
     add_to_digits<Isa>(lower, upper, additions, window.lsb, sum);
+    return outside_count;
+}
+
+// Level 0 of bfloat16 input: add_level, but its window is the top 15 binades of the float window
+// (exact::BfloatWindow: 8-bit significands, integers below 2^22), added in int32 lanes: step 2 is a
+// multiply-add and a 32-bit add per vector, against an extract, two widenings, two FMAs and two
+// 64-bit adds. The values below those 15 binades go to `outside`, for the float levels.
+template <class Isa, Loop L>
+[[gnu::always_inline]] inline std::size_t add_bfloat16_level(const BFloat16* x, std::size_t n, float* outside, exact::Sum<float>& sum,
+                                                             const BFloat16* next) {
+    using Floats = typename Isa::Floats;
+    using Fixed = typename Isa::Fixed;
+    using Window16 = exact::BfloatWindow<kFixedTopBit>;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    constexpr int accumulators = L.accumulators;
+    constexpr Loop plain{.accumulators = L.accumulators};
+    // A bfloat16 in the window is at most 255 * 2^14 units; accumulator 0 takes up to `accumulators`
+    // vectors more than the others (for_each_vector's tail).
+    static_assert((kRoundFloats / (lanes * accumulators) + accumulators) * (std::int64_t{255} << 14) < (std::int64_t{1} << 31),
+                  "a round's integers sum inside each int32 lane");
+
+    const auto [range, finite, window] = fit_window<Isa, L>(x, n);
+    const int lsb = window.lsb + Window16::kShift;
+    const float lowest = exact::power_of_two(lsb + 7 + 127);  // 2^(lsb + 7): 8 significant bits above 2^lsb
+    const Floats lo = Isa::broadcast(lowest), hi = Isa::broadcast(window.hi);
+    const Floats scale = Isa::broadcast(Window16::below_top_of(window).scale), magic = Isa::broadcast(Window16::kMagic);
+
+    // Accumulator a's lanes: the integers, plus kMagicBits for each of the additions[a] vectors it
+    // took (wrapping; the difference is what counts).
+    Fixed acc[accumulators];
+    std::uint32_t additions[accumulators];
+    for (int a = 0; a < accumulators; ++a) acc[a] = Fixed{}, additions[a] = 0;
+    std::size_t at = 0, outside_count = 0;
+    if (finite && range.smallest_nonzero >= exact::bits_of(lowest)) {
+        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
+            if (next) __builtin_prefetch(next + at, 0, 2);
+            at += lanes;
+            Isa::add_placed(acc[a], v, scale, magic);
+            ++additions[a];
+        });
+    } else {
+        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
+            if (next) __builtin_prefetch(next + at, 0, 2);
+            at += lanes;
+            const Floats magnitude = Isa::abs(v);
+            const auto inside = Isa::inside(magnitude, lo, hi);
+            Isa::add_placed(acc[a], Isa::keep(inside, v), scale, magic);
+            ++additions[a];
+            if (!Isa::all(inside)) [[unlikely]] outside_count += take_outside<Isa>(v, magnitude, inside, outside + outside_count, sum);
+        });
+    }
+
+    std::int64_t total = 0;
+    for (int a = 0; a < accumulators; ++a) {
+        std::uint32_t lane[lanes];
+        Isa::store(lane, acc[a]);
+        for (std::uint32_t value : lane) total += static_cast<std::int32_t>(value - additions[a] * Window16::kMagicBits);
+    }
+    exact::add_fixed(sum.digits, total, lsb);
     return outside_count;
 }
 
@@ -223,7 +309,9 @@ void add_in_levels(const T* x, std::size_t n, exact::Sum<float>& sum) {
     for (std::size_t begin = 0; begin < n; begin += kRoundFloats) {
         const std::size_t count = n - begin < kRoundFloats ? n - begin : kRoundFloats;
         const T* next = n - begin >= 2 * kRoundFloats ? x + begin + kRoundFloats : nullptr;
-        std::size_t left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
+        std::size_t left;
+        if constexpr (std::is_same_v<T, BFloat16>) left = add_bfloat16_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
+        else left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
         for (int level = 1; left > 0; ++level)
             left = add_level<Isa, Loop{.accumulators = Policy::exact.accumulators}>(buffer[(level - 1) % 2], left, buffer[level % 2], sum,
                                                                                    static_cast<const float*>(nullptr));
