@@ -133,15 +133,16 @@ template <class Isa, Loop L, class T>
 }
 
 // Adds the accumulators' lanes to `sum`'s digits as integers of 2^lsb: each lane less the
-// kFixedBiasBits of every vector added to it. Every accumulator's lanes are added lane by lane first,
-// so that fixed_lanes integers, not 2 * accumulators * fixed_lanes, go into the digits.
+// kFixedBiasBits of every vector added to it, `vectors` of them over all accumulators (each adds one
+// to a lower and one to an upper lane). Every accumulator's lanes are added lane by lane first, so
+// that fixed_lanes integers, not 2 * accumulators * fixed_lanes, go into the digits.
 template <class Isa, int Accumulators, class Fixed = typename Isa::Fixed>
 [[gnu::always_inline]] inline void add_to_digits(const Fixed (&lower)[Accumulators], const Fixed (&upper)[Accumulators],
-                                                 const std::uint64_t (&additions)[Accumulators], int lsb, exact::Sum<float>& sum) {
+                                                 std::uint64_t vectors, int lsb, exact::Sum<float>& sum) {
     constexpr std::size_t fixed_lanes = sizeof(Fixed) / sizeof(std::uint64_t);
     Fixed total = Isa::add(lower[0], upper[0]);
-    std::uint64_t biases = 2 * additions[0];
-    for (int a = 1; a < Accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a])), biases += 2 * additions[a];
+    for (int a = 1; a < Accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a]));
+    const std::uint64_t biases = 2 * vectors;
     std::uint64_t lane[fixed_lanes];
     Isa::store(lane, total);
     for (std::uint64_t value : lane) exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), lsb);
@@ -194,10 +195,42 @@ template <class Isa, class Inside>
     return Isa::append(outside, v, lanes_outside);
 }
 
-// One level: adds the floats of x[0, n) inside the window fitted to them to `sum`, and their NaN and Inf to its flags; packs the others, as floats, into `outside` (room for
-// n + one vector) and returns how many. With `next` set (level 0), also fetches next[0,
-// kRoundFloats) into L2. L: level 0's loop is the policy's exact Loop (prefetching); later levels
-// read L1 and prefetch nothing.
+// Step 2 of a level: each vector v of x[0, n) goes to add(a, v) (a: its accumulator), whole where
+// every nonzero value is known to lie in the window [lo, hi); elsewhere with the lanes outside
+// zeroed, those taken by take_outside() into `outside`, whose count it returns. With `next` set,
+// fetches the next round into L2 on the way.
+template <class Isa, Loop L, class T, class Add>
+[[gnu::always_inline]] inline std::size_t add_in_window(const T* x, std::size_t n, bool every_one_inside, typename Isa::Floats lo,
+                                                        typename Isa::Floats hi, Add add, float* outside, exact::Sum<float>& sum,
+                                                        const T* next) {
+    using Floats = typename Isa::Floats;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    constexpr Loop plain{.accumulators = L.accumulators};
+    std::size_t at = 0, outside_count = 0;
+    if (every_one_inside) {
+        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
+            if (next) __builtin_prefetch(next + at, 0, 2);
+            at += lanes;
+            add(a, v);
+        });
+    } else {
+        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
+            if (next) __builtin_prefetch(next + at, 0, 2);
+            at += lanes;
+            const Floats magnitude = Isa::abs(v);
+            const auto inside = Isa::inside(magnitude, lo, hi);
+            add(a, Isa::keep(inside, v));
+            // zeros are outside all but the lowest window, and add nothing
+            if (!Isa::all(inside)) [[unlikely]] outside_count += take_outside<Isa>(v, magnitude, inside, outside + outside_count, sum);
+        });
+    }
+    return outside_count;
+}
+
+// One level: adds the floats of x[0, n) inside the window fitted to them to `sum`, and their NaN
+// and Inf to its flags; packs the others into `outside` (room for n + one vector) and returns how
+// many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
+// the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
 //
 // Where every float is finite and every nonzero one inside the window (uniform, normal, most real
 // data: all within 28 binades), step 2 adds them all without looking at any (a zero adds nothing):
@@ -208,42 +241,22 @@ template <class Isa, Loop L, class T>
                                                      const T* next) {
     using Floats = typename Isa::Floats;
     using Fixed = typename Isa::Fixed;
-    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
     constexpr int accumulators = L.accumulators;
-    constexpr Loop plain{.accumulators = L.accumulators};
 
     const auto [range, finite, largest_finite, window] = fit_window<Isa, L>(x, n);
     const Floats lo = Isa::broadcast(window.lo), hi = Isa::broadcast(window.hi);
     const typename Isa::Doubles scale = Isa::broadcast(window.scale);
 
     // Accumulator a's lanes: the window integers of each vector's lower and upper half, plus
-    // kFixedBiasBits for each of the additions[a] vectors it took (wrapping; the difference is what
-    // counts).
+    // kFixedBiasBits for each vector it took (wrapping; the difference is what counts).
     Fixed lower[accumulators], upper[accumulators];
-    std::uint64_t additions[accumulators];
-    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{}, additions[a] = 0;
-    std::size_t at = 0, outside_count = 0;
-    if (finite && range.smallest_nonzero >= exact::bits_of(window.lo)) {
-        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
-            if (next) __builtin_prefetch(next + at, 0, 2);
-            at += lanes;
-            Isa::add_fixed(lower[a], upper[a], v, scale);
-            ++additions[a];
-        });
-    } else {
-        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
-            if (next) __builtin_prefetch(next + at, 0, 2);
-            at += lanes;
-            const Floats magnitude = Isa::abs(v);
-            const auto inside = Isa::inside(magnitude, lo, hi);
-            Isa::add_fixed(lower[a], upper[a], Isa::keep(inside, v), scale);
-            ++additions[a];
-            // zeros are outside all but the lowest window, and add nothing
-            if (!Isa::all(inside)) [[unlikely]] outside_count += take_outside<Isa>(v, magnitude, inside, outside + outside_count, sum);
-        });
-    }
+    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{};
+    const std::size_t outside_count = add_in_window<Isa, L>(
+        x, n, finite && range.smallest_nonzero >= exact::bits_of(window.lo), lo, hi,
+        [&](int a, Floats v) { Isa::add_fixed(lower[a], upper[a], v, scale); }, outside, sum, next);
 
-    add_to_digits<Isa>(lower, upper, additions, window.lsb, sum);
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    add_to_digits<Isa>(lower, upper, (n + lanes - 1) / lanes, window.lsb, sum);  // for_each_vector's vectors
     return outside_count;
 }
 
@@ -272,7 +285,6 @@ template <class Isa, Loop L, class T>
     using Fixed = typename Isa::Fixed;
     constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
     constexpr int accumulators = L.accumulators;
-    constexpr Loop plain{.accumulators = L.accumulators};
     // Accumulator 0 takes up to `accumulators` vectors more than the others (for_each_vector's tail).
     constexpr int bits = half_window_bits<T>(static_cast<std::int64_t>(kRoundFloats / (lanes * accumulators) + accumulators));
     constexpr int significand = T::kSignificandBits;
@@ -290,23 +302,9 @@ template <class Isa, Loop L, class T>
 
     Fixed acc[accumulators];
     for (auto& a : acc) a = Fixed{};
-    std::size_t at = 0, outside_count = 0;
-    if (fitted.finite && fitted.range.smallest_nonzero >= exact::bits_of(lowest)) {
-        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
-            if (next) __builtin_prefetch(next + at, 0, 2);
-            at += lanes;
-            Isa::add_integers(acc[a], v, scale);
-        });
-    } else {
-        for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
-            if (next) __builtin_prefetch(next + at, 0, 2);
-            at += lanes;
-            const Floats magnitude = Isa::abs(v);
-            const auto inside = Isa::inside(magnitude, lo, hi);
-            Isa::add_integers(acc[a], Isa::keep(inside, v), scale);
-            if (!Isa::all(inside)) [[unlikely]] outside_count += take_outside<Isa>(v, magnitude, inside, outside + outside_count, sum);
-        });
-    }
+    const std::size_t outside_count = add_in_window<Isa, L>(
+        x, n, fitted.finite && fitted.range.smallest_nonzero >= exact::bits_of(lowest), lo, hi,
+        [&](int a, Floats v) { Isa::add_integers(acc[a], v, scale); }, outside, sum, next);
 
     std::int64_t total = 0;
     for (const Fixed& a : acc) {
