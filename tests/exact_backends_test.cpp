@@ -567,26 +567,33 @@ TEST(ExactKernels, EveryKernelThisCpuRunsGivesTheSameBits) {
     }
 }
 
-// The same for float16 and bfloat16 input, at a size past two of float16's chunks (2^20 values in
-// its one window, simd_exact.hpp): the hard inputs; the largest value with both signs, whose int64
-// lanes then pass 2^52 in a chunk; a NaN or an infinity in a later chunk, which that chunk then
-// takes in levels, and both infinities in different chunks.
+// Every exact kernel of T = float16 or bfloat16 input.
+template <class T>
+struct SixteenBitKernel {
+    const char* name;
+    void (*accumulate)(const T*, std::size_t, exact::Sum<float>&);
+    std::optional<std::string> (*unavailable)();
+};
+template <class T>
+std::vector<SixteenBitKernel<T>> sixteen_bit_kernels() {
+    return {{"scalar", simd::accumulate_exact_scalar, [] { return std::optional<std::string>(); }},
+            {"avx2", simd::accumulate_avx2_exact, simd::avx2_unavailable},
+            {"avx512", simd::accumulate_avx512_exact, simd::avx512_unavailable}};
+}
+
+// The same for float16 and bfloat16 input, past 2^21 values (256 rounds, simd_exact.hpp): the hard
+// inputs; the largest value alone, whose int32 lanes (simd_exact.hpp's add_half_level) then reach
+// their bound in a round, and with both signs; a NaN or an infinity in a later round, and both
+// infinities in different ones.
 TEST(ExactKernels, EverySixteenBitKernelThisCpuRunsGivesTheSameBits) {
     const auto check = [&]<class T>(std::type_identity<T>) {
         SCOPED_TRACE(std::string(to_string(element_type_of<T>)));
-        struct Kernel {
-            const char* name;
-            void (*accumulate)(const T*, std::size_t, exact::Sum<float>&);
-            std::optional<std::string> (*unavailable)();
-        };
-        const Kernel kernels[] = {{"scalar", simd::accumulate_exact_scalar, [] { return std::optional<std::string>(); }},
-                                  {"avx2", simd::accumulate_avx2_exact, simd::avx2_unavailable},
-                                  {"avx512", simd::accumulate_avx512_exact, simd::avx512_unavailable}};
+        const auto kernels = sixteen_bit_kernels<T>();
         const auto agree = [&](const std::vector<T>& v, const std::string& what) {
             for (std::size_t offset : {0u, 3u}) {
                 const std::span<const T> x(v.data() + offset, v.size() - offset);
                 const double want = exact(Elements(x));
-                for (const Kernel& k : kernels) {
+                for (const auto& k : kernels) {
                     if (k.unavailable()) continue;
                     exact::Sum<float> total;
                     k.accumulate(x.data(), x.size(), total);
@@ -648,6 +655,37 @@ TEST(ExactKernels, TheWindowsBottomEdgeOnEveryKernel) {
             EXPECT_TRUE(same_bits(total.round(), s)) << k.name << ": a float below the window at " << at;
         }
     }
+}
+
+// 16-bit input's level 0 takes a window some 24 bits deep (its depth differs by instruction set):
+// under a largest magnitude of 1.5, a value 2^-k and the one a step below it, for every k from the
+// window's top to below float16's subnormals, at a place in the first and a middle round. The +-1.5
+// cancel, so the sum is the two small ones' and a value taken at the wrong lsb shows.
+TEST(ExactKernels, SixteenBitWindowsBottomEdgeOnEveryKernel) {
+    const auto check = [&]<class T>(std::type_identity<T>) {
+        SCOPED_TRACE(std::string(to_string(element_type_of<T>)));
+        const auto kernels = sixteen_bit_kernels<T>();
+        const std::size_t n = 2 * 8192 + 100;
+        for (int k = 1; k <= 30 && T(std::ldexp(1.0, -k)).bits != 0; ++k) {  // float16: to its smallest subnormal
+            const T bottom(std::ldexp(1.0, -k));
+            const T below = T::from_bits(static_cast<std::uint16_t>(bottom.bits - 1));
+            for (std::size_t at : {std::size_t{5}, std::size_t{8192 + 4000}}) {
+                std::vector<T> v(n, T(0.0));
+                const std::size_t round = at / 8192 * 8192;
+                v[round] = T(1.5), v[round + 1] = T(-1.5), v[round + 2] = bottom, v[at] = below;
+                const double want = exact(Elements(std::span<const T>(v)));
+                ASSERT_EQ(want, double{static_cast<float>(bottom)} + double{static_cast<float>(below)});
+                for (const auto& kernel : kernels) {
+                    if (kernel.unavailable()) continue;
+                    exact::Sum<float> total;
+                    kernel.accumulate(v.data(), v.size(), total);
+                    EXPECT_TRUE(same_bits(total.round(), want)) << kernel.name << ": 2^-" << k << " and the value below it at " << at;
+                }
+            }
+        }
+    };
+    check(std::type_identity<Float16>{});
+    check(std::type_identity<BFloat16>{});
 }
 
 // What mpi/exact and nccl/exact add across ranks and GPUs: the word-wise integer sum of several

@@ -126,6 +126,9 @@ struct Avx2 {
         lower = _mm256_add_epi64(lower, fixed(_mm256_castps256_ps128(v), scale));
         upper = _mm256_add_epi64(upper, fixed(_mm256_extractf128_ps(v, 1), scale));
     }
+    // A 16-bit value's integer in its window (simd_exact.hpp): v * 2^-lsb, exact, converted into one of
+    // 8 int32 lanes.
+    static void add_integers(Fixed& acc, Floats v, Floats scale) { acc = _mm256_add_epi32(acc, _mm256_cvtps_epi32(_mm256_mul_ps(v, scale))); }
     static void store(std::uint64_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
     static Fixed add(Fixed a, Fixed b) { return _mm256_add_epi64(a, b); }
     // A round's magnitude range (simd_exact.hpp): |v|'s bits as 8 unsigned 32-bit lanes.
@@ -134,12 +137,14 @@ struct Avx2 {
     static Fixed min_u32(Fixed a, Fixed b) { return _mm256_min_epu32(a, b); }
     static Fixed minus_one(Fixed v) { return _mm256_sub_epi32(v, _mm256_set1_epi32(1)); }
     static void store(std::uint32_t* out, Fixed v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
-    // The same on bfloat16's own 16-bit patterns, 16 lanes (no masked 16-bit load: the last count < 16
-    // copied into a zeroed vector's worth).
-    static Fixed load_bits(const BFloat16* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-    static Fixed load_first_bits(const BFloat16* p, std::size_t count) {
-        BFloat16 lane[16] = {};
-        std::memcpy(lane, p, count * sizeof(BFloat16));
+    // The same on 16-bit patterns, 16 lanes (no masked 16-bit load: the last count < 16 copied into a
+    // zeroed vector's worth).
+    template <class Half>
+    static Fixed load_bits(const Half* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+    template <class Half>
+    static Fixed load_first_bits(const Half* p, std::size_t count) {
+        Half lane[16] = {};
+        std::memcpy(lane, p, count * sizeof(Half));
         return load_bits(lane);
     }
     static Fixed magnitude_bits16(Fixed v) { return _mm256_and_si256(v, _mm256_set1_epi16(0x7fff)); }
@@ -163,7 +168,9 @@ struct Avx2 {
 //        are latency-bound, and an FMA's 4 cycles against an add's 2 lengthen them (61 -> 56 GB/s).
 //   exact: its 64-bit integer adds take one cycle: 2 accumulators (4 registers) beside its window
 //        constants; level 0 prefetches 4 KiB ahead, later levels read L1 and prefetch nothing
-//        (simd_exact.hpp); float16's one read is level 0's loop, not tuned apart.
+//        (simd_exact.hpp).
+//   exact_halves: as AVX-512's, 8 accumulators: at most 136 of a round's vectors a lane, integers
+//        below 2^23.
 struct Avx2Policy {
     static constexpr Loop f32{.accumulators = 8, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop f64{.accumulators = 8, .prefetch_bytes = 8192};
@@ -171,6 +178,7 @@ struct Avx2Policy {
     static constexpr Loop doubles = f32;
     static constexpr Loop kahan{.accumulators = 6, .prefetch_bytes = 8192, .prefetch_from_bytes = std::size_t{1} << 20};
     static constexpr Loop exact{.accumulators = 2, .prefetch_bytes = 4096};
+    static constexpr Loop exact_halves{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;
     static constexpr bool kahan_uses_fma = false;
 };

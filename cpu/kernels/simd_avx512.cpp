@@ -120,6 +120,11 @@ struct Avx512 {
         lower = _mm512_add_epi64(lower, fixed(half<0>(v), scale));
         upper = _mm512_add_epi64(upper, fixed(half<1>(v), scale));
     }
+    // A 16-bit value's integer in its window (simd_exact.hpp): v * 2^-lsb, exact, converted into one of
+    // 16 int32 lanes.
+    static void add_integers(Fixed& acc, Floats v, Floats scale) {
+        acc = _mm512_add_epi32(acc, _mm512_maskz_cvtps_epi32(0xFFFF, _mm512_mul_ps(v, scale)));  // masked: see widen()
+    }
     static void store(std::uint64_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
     static Fixed add(Fixed a, Fixed b) { return _mm512_add_epi64(a, b); }
     // A round's magnitude range (simd_exact.hpp): |v|'s bits as 16 unsigned 32-bit lanes.
@@ -128,9 +133,11 @@ struct Avx512 {
     static Fixed min_u32(Fixed a, Fixed b) { return _mm512_maskz_min_epu32(0xFFFF, a, b); }
     static Fixed minus_one(Fixed v) { return _mm512_sub_epi32(v, _mm512_set1_epi32(1)); }
     static void store(std::uint32_t* out, Fixed v) { _mm512_storeu_si512(out, v); }
-    // The same on bfloat16's own 16-bit patterns, 32 lanes.
-    static Fixed load_bits(const BFloat16* p) { return _mm512_loadu_si512(p); }
-    static Fixed load_first_bits(const BFloat16* p, std::size_t count) {
+    // The same on 16-bit patterns, 32 lanes.
+    template <class Half>
+    static Fixed load_bits(const Half* p) { return _mm512_loadu_si512(p); }
+    template <class Half>
+    static Fixed load_first_bits(const Half* p, std::size_t count) {
         return _mm512_maskz_loadu_epi16(static_cast<__mmask32>((std::uint64_t{1} << count) - 1), p);
     }
     static Fixed magnitude_bits16(Fixed v) { return _mm512_and_si512(v, _mm512_set1_epi16(0x7fff)); }
@@ -167,7 +174,10 @@ struct Avx512 {
 //        L3 (4 KiB), 47 -> 51 at 2^24 (8 KiB).
 //   exact: 4 accumulators take 2 registers each (the lower and upper 8 lanes of a vector); level 0
 //        prefetches 4 KiB ahead (2 to 8 KiB measured the same), later levels read L1 and prefetch
-//        nothing (simd_exact.hpp); float16's one read is level 0's loop, not tuned apart.
+//        nothing (simd_exact.hpp).
+//   exact_halves: 16-bit input's level 0, in int32 lanes: 8 accumulators leave each lane at most 72
+//        of a round's vectors, so its integers may reach 2^24 (simd_exact.hpp's half_window_bits):
+//        every float16 below 1 in one window.
 struct Avx512Policy {
     static constexpr Loop f32{.accumulators = 8};
     static constexpr Loop f32_prefetched{.accumulators = 8, .prefetch_bytes = 8192};
@@ -176,6 +186,7 @@ struct Avx512Policy {
     static constexpr Loop doubles{.accumulators = 8, .prefetch_bytes = 8192};
     static constexpr Loop kahan{.accumulators = 12, .prefetch_bytes = 8192};
     static constexpr Loop exact{.accumulators = 4, .prefetch_bytes = 4096};
+    static constexpr Loop exact_halves{.accumulators = 8, .prefetch_bytes = 4096};
     static constexpr bool f64_alternates_fma = true;
     static constexpr bool kahan_uses_fma = true;
 };

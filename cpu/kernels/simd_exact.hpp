@@ -24,10 +24,12 @@
 // abs, two compares, a masked move, a mask test and its branch. About 1.3 instructions per float
 // per level, 0.8 of them in step 2 (cpu/PERFORMANCE.md has the measurements).
 //
-// float16 and bfloat16 values are widened to floats as they are loaded (Isa::load), in both steps,
-// so they cost no pass of their own through memory. Every finite float16 is a multiple of 2^-24
-// below 2^16: one fixed window takes them all, and they skip step 1, the levels and the buffer: one
-// read, converted and added (add_in_float16_window), unless a chunk holds a NaN or an Inf.
+// float16 and bfloat16 rounds take level 0 in int32 lanes (add_half_level): step 1 on their 16-bit
+// patterns; step 2 widens each value to a float as it is loaded (Isa::load) and converts x * 2^-lsb,
+// an integer below 2^24 (2^23 with AVX2): a window of the top 14 binades for float16 (AVX-512: every
+// float16 below 1 at once, its smallest subnormal being 2^-24) and 17 for bfloat16 (13 and 16 with
+// AVX2). A multiply, a conversion and a 32-bit add per vector. The values below it go to the float
+// levels.
 #pragma once
 
 #include <cstddef>
@@ -65,15 +67,19 @@ struct MagnitudeRange {
     std::uint32_t largest, smallest_nonzero;  // smallest_nonzero: 0xffffffff when every x is 0
 };
 
-// Step 1 reads magnitudes as bit patterns in unsigned lanes: floats (float16 widened) as floats'
-// 32 bits; bfloat16 as its own 16 bits, a float's upper half: twice the values a vector and no
-// widening (abs, max, subtract and min a vector, against two widening operations more for half as
-// many values).
+// Step 1 reads magnitudes as bit patterns in unsigned lanes: floats as their 32 bits; float16 and
+// bfloat16 as their own 16 bits, whose order is their magnitudes' too: twice the values a vector and
+// no widening (abs, max, subtract and min a vector, against two widening operations more for half
+// as many values).
 template <class Isa, class T>
 struct MagnitudeLanes {
-    static constexpr bool kPatterns = std::is_same_v<T, BFloat16>;  // its own 16 bits
+    static constexpr bool kPatterns = !std::is_same_v<T, float>;  // its own 16 bits
     using Lane = std::conditional_t<kPatterns, std::uint16_t, std::uint32_t>;
-    static constexpr int kShift = kPatterns ? 16 : 0;  // a lane's pattern, shifted this far left, is a float's
+    // A lane's pattern as a float's bits (bfloat16's: a float's upper half).
+    static std::uint32_t float_bits(Lane bits) {
+        if constexpr (std::is_same_v<T, Float16>) return exact::bits_of(static_cast<float>(Float16::from_bits(bits)));
+        else return static_cast<std::uint32_t>(bits) << (kPatterns ? 16 : 0);
+    }
     static auto load(const T* p) {
         if constexpr (kPatterns) return Isa::magnitude_bits16(Isa::load_bits(p));
         else return Isa::magnitude_bits(Isa::load(p));
@@ -123,39 +129,37 @@ template <class Isa, Loop L, class T>
         most = top[l] > most ? top[l] : most;
         least = bottom[l] < least ? bottom[l] : least;
     }
-    return {static_cast<std::uint32_t>(most) << M::kShift,
-            least == none ? 0xffffffffu : static_cast<std::uint32_t>(least + 1u) << M::kShift};
+    return {M::float_bits(most), least == none ? 0xffffffffu : M::float_bits(static_cast<Lane>(least + 1u))};
 }
 
 // Adds the accumulators' lanes to `sum`'s digits as integers of 2^lsb: each lane less the
-// kFixedBiasBits of every vector added to it. Every accumulator's lanes are added lane by lane first,
-// so that fixed_lanes integers, not 2 * accumulators * fixed_lanes, go into the digits.
+// kFixedBiasBits of every vector added to it, `vectors` of them over all accumulators (each adds one
+// to a lower and one to an upper lane). Every accumulator's lanes are added lane by lane first, so
+// that fixed_lanes integers, not 2 * accumulators * fixed_lanes, go into the digits.
 template <class Isa, int Accumulators, class Fixed = typename Isa::Fixed>
 [[gnu::always_inline]] inline void add_to_digits(const Fixed (&lower)[Accumulators], const Fixed (&upper)[Accumulators],
-                                                 const std::uint64_t (&additions)[Accumulators], int lsb, exact::Sum<float>& sum) {
+                                                 std::uint64_t vectors, int lsb, exact::Sum<float>& sum) {
     constexpr std::size_t fixed_lanes = sizeof(Fixed) / sizeof(std::uint64_t);
     Fixed total = Isa::add(lower[0], upper[0]);
-    std::uint64_t biases = 2 * additions[0];
-    for (int a = 1; a < Accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a])), biases += 2 * additions[a];
+    for (int a = 1; a < Accumulators; ++a) total = Isa::add(total, Isa::add(lower[a], upper[a]));
+    const std::uint64_t biases = 2 * vectors;
     std::uint64_t lane[fixed_lanes];
     Isa::store(lane, total);
     for (std::uint64_t value : lane) exact::add_fixed(sum.digits, static_cast<std::int64_t>(value - biases * kFixedBiasBits), lsb);
 }
 
-// One level: adds the floats of x[0, n) (float16 or bfloat16 values widened) inside the window
-// fitted to them to `sum`, and their NaN and Inf to its flags; packs the others, as floats, into
-// `outside` (room for n + one vector) and returns how many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
-// the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
-//
-// Where every float is finite and every nonzero one inside the window (uniform, normal, most real
-// data: all within 28 binades), step 2 adds them all without looking at any (a zero adds nothing):
-// one check per level, on step 1's range, instead of one per vector, and 7 vector operations per 16
-// floats in step 2 instead of 12.
+// Step 1 and the window fitted to its range: to the largest finite value, found by one more read
+// where the largest magnitude is a NaN or an Inf.
+struct FittedWindow {
+    MagnitudeRange range;
+    bool finite;  // every value
+    float largest_finite;
+    exact::Window window;
+};
+
 template <class Isa, Loop L, class T>
-[[gnu::always_inline]] inline std::size_t add_level(const T* x, std::size_t n, float* outside, exact::Sum<float>& sum,
-                                                     const T* next) {
+[[gnu::always_inline]] inline FittedWindow fit_window(const T* x, std::size_t n) {
     using Floats = typename Isa::Floats;
-    using Fixed = typename Isa::Fixed;
     constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
     constexpr int accumulators = L.accumulators;
     constexpr Loop plain{.accumulators = L.accumulators};
@@ -172,23 +176,42 @@ template <class Isa, Loop L, class T>
         const auto max = [](Floats a, Floats b) { return Isa::max(a, b); };
         largest_finite = horizontal_max<Isa>(tree_sum(largest, max));
     }
-    const exact::Window window = exact::window_for<kFixedTopBit>(largest_finite);
-    const Floats lo = Isa::broadcast(window.lo), hi = Isa::broadcast(window.hi);
-    const typename Isa::Doubles scale = Isa::broadcast(window.scale);
+    return {range, finite, largest_finite, exact::window_for<kFixedTopBit>(largest_finite)};
+}
 
-    // Accumulator a's lanes: the window integers of each vector's lower and upper half, plus
-    // kFixedBiasBits for each of the additions[a] vectors it took (wrapping; the difference is what
-    // counts).
-    Fixed lower[accumulators], upper[accumulators];
-    std::uint64_t additions[accumulators];
-    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{}, additions[a] = 0;
+// The nonzero lanes of v outside its window (`inside`): NaN and Inf to `sum`'s flags, the others
+// packed at `outside` (room for a vector); returns how many were packed.
+template <class Isa, class Inside>
+[[gnu::always_inline]] inline std::size_t take_outside(typename Isa::Floats v, typename Isa::Floats magnitude, Inside inside,
+                                                       float* outside, exact::Sum<float>& sum) {
+    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
+    unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
+    if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
+        float lane[lanes];
+        Isa::store(lane, v);
+        for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
+        lanes_outside &= ~special;
+    }
+    return Isa::append(outside, v, lanes_outside);
+}
+
+// Step 2 of a level: each vector v of x[0, n) goes to add(a, v) (a: its accumulator), whole where
+// every nonzero value is known to lie in the window [lo, hi); elsewhere with the lanes outside
+// zeroed, those taken by take_outside() into `outside`, whose count it returns. With `next` set,
+// fetches the next round into L2 on the way.
+template <class Isa, Loop L, class T, class Add>
+[[gnu::always_inline]] inline std::size_t add_in_window(const T* x, std::size_t n, bool every_one_inside, typename Isa::Floats lo,
+                                                        typename Isa::Floats hi, Add add, float* outside, exact::Sum<float>& sum,
+                                                        const T* next) {
+    using Floats = typename Isa::Floats;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    constexpr Loop plain{.accumulators = L.accumulators};
     std::size_t at = 0, outside_count = 0;
-    if (finite && range.smallest_nonzero >= exact::bits_of(window.lo)) {
+    if (every_one_inside) {
         for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
             if (next) __builtin_prefetch(next + at, 0, 2);
             at += lanes;
-            Isa::add_fixed(lower[a], upper[a], v, scale);
-            ++additions[a];
+            add(a, v);
         });
     } else {
         for_each_vector<lanes, plain>(x, n, load<Isa>, load_first<Isa>, [&](int a, Floats v) {
@@ -196,83 +219,119 @@ template <class Isa, Loop L, class T>
             at += lanes;
             const Floats magnitude = Isa::abs(v);
             const auto inside = Isa::inside(magnitude, lo, hi);
-            Isa::add_fixed(lower[a], upper[a], Isa::keep(inside, v), scale);
-            ++additions[a];
-            if (!Isa::all(inside)) [[unlikely]] {  // zeros are outside all but the lowest window, and add nothing
-                unsigned lanes_outside = Isa::outside_nonzero(inside, magnitude);
-                if (const unsigned special = lanes_outside & Isa::not_finite(magnitude)) [[unlikely]] {
-                    float lane[lanes];
-                    Isa::store(lane, v);
-                    for (unsigned bits = special; bits != 0; bits &= bits - 1) sum.add(lane[__builtin_ctz(bits)]);
-                    lanes_outside &= ~special;
-                }
-                outside_count += Isa::append(outside + outside_count, v, lanes_outside);
-            }
+            add(a, Isa::keep(inside, v));
+            // zeros are outside all but the lowest window, and add nothing
+            if (!Isa::all(inside)) [[unlikely]] outside_count += take_outside<Isa>(v, magnitude, inside, outside + outside_count, sum);
         });
     }
-
-    add_to_digits<Isa>(lower, upper, additions, window.lsb, sum);
     return outside_count;
 }
 
-// Adds x[0, n) in rounds of levels; leaves the digits normalized.
+// One level: adds the floats of x[0, n) inside the window fitted to them to `sum`, and their NaN
+// and Inf to its flags; packs the others into `outside` (room for n + one vector) and returns how
+// many. With `next` set (level 0), also fetches next[0, kRoundFloats) into L2. L: level 0's loop is
+// the policy's exact Loop (prefetching); later levels read L1 and prefetch nothing.
+//
+// Where every float is finite and every nonzero one inside the window (uniform, normal, most real
+// data: all within 28 binades), step 2 adds them all without looking at any (a zero adds nothing):
+// one check per level, on step 1's range, instead of one per vector, and 7 vector operations per 16
+// floats in step 2 instead of 12.
+template <class Isa, Loop L, class T>
+[[gnu::always_inline]] inline std::size_t add_level(const T* x, std::size_t n, float* outside, exact::Sum<float>& sum,
+                                                     const T* next) {
+    using Floats = typename Isa::Floats;
+    using Fixed = typename Isa::Fixed;
+    constexpr int accumulators = L.accumulators;
+
+    const auto [range, finite, largest_finite, window] = fit_window<Isa, L>(x, n);
+    const Floats lo = Isa::broadcast(window.lo), hi = Isa::broadcast(window.hi);
+    const typename Isa::Doubles scale = Isa::broadcast(window.scale);
+
+    // Accumulator a's lanes: the window integers of each vector's lower and upper half, plus
+    // kFixedBiasBits for each vector it took (wrapping; the difference is what counts).
+    Fixed lower[accumulators], upper[accumulators];
+    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = Fixed{};
+    const std::size_t outside_count = add_in_window<Isa, L>(
+        x, n, finite && range.smallest_nonzero >= exact::bits_of(window.lo), lo, hi,
+        [&](int a, Floats v) { Isa::add_fixed(lower[a], upper[a], v, scale); }, outside, sum, next);
+
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    add_to_digits<Isa>(lower, upper, (n + lanes - 1) / lanes, window.lsb, sum);  // for_each_vector's vectors
+    return outside_count;
+}
+
+// The most bits a 16-bit value's integer may take in an int32 lane that adds up to `additions` of
+// them: a window of that many bits above its lsb holds significands of T's bits shifted at most
+// (bits - significand) places, each at most 2^bits - 2^(bits - significand). At most 24: a float
+// holds the integer exactly.
+template <class T>
+constexpr int half_window_bits(std::int64_t additions) {
+    int bits = 24;
+    while (additions * ((std::int64_t{1} << bits) - (std::int64_t{1} << (bits - T::kSignificandBits))) >= (std::int64_t{1} << 31)) --bits;
+    return bits;
+}
+
+// Level 0 of float16 and bfloat16 input: add_level, but in int32 lanes: each value inside a window
+// of half_window_bits above its lsb is the integer x * 2^-lsb, one multiply and one conversion,
+// added with a 32-bit add (against an extract, two widenings, two FMAs and two 64-bit adds). The
+// window's top is the largest finite value's binade, its lsb that many bits below but no lower than
+// T's smallest subnormal (2^-24 for float16: every float16 below 2^(bits - 24) fits one window) or
+// 2^-127 (the scale, 2^-lsb, is a float). Values with bits below the lsb go to `outside`, for the
+// float levels.
+template <class Isa, Loop L, class T>
+[[gnu::always_inline]] inline std::size_t add_half_level(const T* x, std::size_t n, float* outside, exact::Sum<float>& sum,
+                                                         const T* next) {
+    using Floats = typename Isa::Floats;
+    using Fixed = typename Isa::Fixed;
+    constexpr std::size_t lanes = sizeof(Floats) / sizeof(float);
+    constexpr int accumulators = L.accumulators;
+    // Accumulator 0 takes up to `accumulators` vectors more than the others (for_each_vector's tail).
+    constexpr int bits = half_window_bits<T>(static_cast<std::int64_t>(kRoundFloats / (lanes * accumulators) + accumulators));
+    constexpr int significand = T::kSignificandBits;
+    constexpr int tiniest = 2 - (1 << (T::kExponentBits - 1)) - (significand - 1);  // T's smallest subnormal: 2^tiniest
+    constexpr int lowest_lsb = tiniest > -127 ? tiniest : -127;
+
+    const FittedWindow fitted = fit_window<Isa, L>(x, n);
+    const int top = static_cast<int>(exact::bits_of(fitted.largest_finite) >> 23) - 126;  // largest finite < 2^top
+    const int lsb = top - bits > lowest_lsb ? top - bits : lowest_lsb;
+    // Values of T from 2^(lsb + significand - 1) up have no bit below 2^lsb; at the smallest
+    // subnormal's lsb none has.
+    const float lowest = lsb <= tiniest ? 0.0f : exact::power_of_two(lsb + significand - 1 + 127);
+    const Floats lo = Isa::broadcast(lowest), hi = Isa::broadcast(exact::power_of_two(top + 127));  // 2^128: +Inf
+    const Floats scale = Isa::broadcast(exact::power_of_two(127 - lsb));
+
+    Fixed acc[accumulators];
+    for (auto& a : acc) a = Fixed{};
+    const std::size_t outside_count = add_in_window<Isa, L>(
+        x, n, fitted.finite && fitted.range.smallest_nonzero >= exact::bits_of(lowest), lo, hi,
+        [&](int a, Floats v) { Isa::add_integers(acc[a], v, scale); }, outside, sum, next);
+
+    std::int64_t total = 0;
+    for (const Fixed& a : acc) {
+        std::uint32_t lane[lanes];
+        Isa::store(lane, a);
+        for (std::uint32_t value : lane) total += static_cast<std::int32_t>(value);
+    }
+    exact::add_fixed(sum.digits, total, lsb);
+    return outside_count;
+}
+
+// Adds x[0, n) (floats, or float16 or bfloat16 values) to `sum` in rounds of levels; leaves its
+// digits normalized.
 template <class Isa, class Policy, class T>
-void add_in_levels(const T* x, std::size_t n, exact::Sum<float>& sum) {
+void accumulate_exact(const T* x, std::size_t n, exact::Sum<float>& sum) {
     constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
     float buffer[2][kRoundFloats + lanes];  // levels 1, 2, ... read one and pack into the other
     for (std::size_t begin = 0; begin < n; begin += kRoundFloats) {
         const std::size_t count = n - begin < kRoundFloats ? n - begin : kRoundFloats;
         const T* next = n - begin >= 2 * kRoundFloats ? x + begin + kRoundFloats : nullptr;
-        std::size_t left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
+        std::size_t left;
+        if constexpr (std::is_same_v<T, float>) left = add_level<Isa, Policy::exact>(x + begin, count, buffer[0], sum, next);
+        else left = add_half_level<Isa, Policy::exact_halves>(x + begin, count, buffer[0], sum, next);
         for (int level = 1; left > 0; ++level)
             left = add_level<Isa, Loop{.accumulators = Policy::exact.accumulators}>(buffer[(level - 1) % 2], left, buffer[level % 2], sum,
                                                                                    static_cast<const float*>(nullptr));
         exact::normalize(sum.digits);  // a round adds at most 3 per lane and level to a digit
-    }
-}
-
-// float16's window: lsb 2^-24 (the smallest subnormal), every finite float16 (below 65520 = 2^16 -
-// 2^4) an integer below 2^40 of it. A chunk of 2^20 values sums below 2^57 in each int64 lane of
-// either instruction set (AVX2's 4 lanes: 2^18 values each), and adds less than 2^32 to a digit.
-inline constexpr exact::Window kFloat16Window{.lo = 0.0f, .hi = 0x1p16f, .scale = 0x1p24, .lsb = -24};
-inline constexpr std::size_t kFloat16Chunk = std::size_t{1} << 20;
-
-// One read of x[0, n) (n <= kFloat16Chunk), every value added in float16's window, and the largest
-// magnitude's bits beside it: returns false, having changed nothing, where that is a NaN or an Inf
-// (whose lanes hold no integer): the caller then adds the chunk in levels, which take them.
-template <class Isa, Loop L>
-[[gnu::always_inline]] inline bool add_in_float16_window(const Float16* x, std::size_t n, exact::Sum<float>& sum) {
-    using Fixed = typename Isa::Fixed;
-    constexpr std::size_t lanes = sizeof(typename Isa::Floats) / sizeof(float);
-    constexpr int accumulators = L.accumulators;
-    const typename Isa::Doubles scale = Isa::broadcast(kFloat16Window.scale);
-    Fixed lower[accumulators], upper[accumulators], largest[accumulators];
-    std::uint64_t additions[accumulators];
-    for (int a = 0; a < accumulators; ++a) lower[a] = upper[a] = largest[a] = Fixed{}, additions[a] = 0;
-    for_each_vector<lanes, L>(x, n, load<Isa>, load_first<Isa>, [&](int a, typename Isa::Floats v) {
-        largest[a] = Isa::max_u32(largest[a], Isa::magnitude_bits(v));
-        Isa::add_fixed(lower[a], upper[a], v, scale);
-        ++additions[a];
-    });
-    std::uint32_t top[lanes];
-    Isa::store(top, tree_sum(largest, [](Fixed a, Fixed b) { return Isa::max_u32(a, b); }));
-    for (std::uint32_t bits : top)
-        if (bits >= exact::bits_of(__builtin_inff())) return false;
-    add_to_digits<Isa>(lower, upper, additions, kFloat16Window.lsb, sum);
-    return true;
-}
-
-// Adds x[0, n) (floats, or float16 or bfloat16 values) to `sum`; leaves its digits normalized.
-template <class Isa, class Policy, class T>
-void accumulate_exact(const T* x, std::size_t n, exact::Sum<float>& sum) {
-    if constexpr (std::is_same_v<T, Float16>) {
-        for (std::size_t begin = 0; begin < n; begin += kFloat16Chunk) {
-            const std::size_t count = n - begin < kFloat16Chunk ? n - begin : kFloat16Chunk;
-            if (add_in_float16_window<Isa, Policy::exact>(x + begin, count, sum)) exact::normalize(sum.digits);
-            else add_in_levels<Isa, Policy>(x + begin, count, sum);
-        }
-    } else {
-        add_in_levels<Isa, Policy>(x, n, sum);
     }
 }
 
