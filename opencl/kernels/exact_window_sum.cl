@@ -7,7 +7,10 @@
 // else into the digits (one above the window also moves the window up to it; NaN and Inf are
 // specials). Every round the register totals go carry-save into two halves per window. Comparisons
 // are of floats against normal bounds (lo >= 2^-103), so a device that flushes subnormals sends them
-// to the digits, added from their bits, and loses none.
+// to the digits, added from their bits, and loses none. bfloat16: a trip whose values all lie in
+// the float window's top 15 binades adds them as int32 at a coarser lsb, an FMA and a subtraction a
+// value, judged at once by their 16-bit keys (exact::BfloatWindow); any other trip goes through the
+// float path value by value.
 
 // Window integers below 2^53, lsb from -126 up (2^-lsb is a float), top a multiple of 4 binades
 // (cuda/primitives/exact_digits.cuh's constants: the group's items mostly share a window).
@@ -23,6 +26,10 @@
 
 #ifdef INPUT_BF16
 #define VALUES_PER_VECTOR 8
+// exact::BfloatWindow<WINDOW_TOP_BIT>: integers of 2^(lsb + BFLOAT_SHIFT) below 2^22.
+#define BFLOAT_SHIFT (WINDOW_TOP_BIT - 22)
+#define BFLOAT_MAGIC 0x1.8p23f
+#define BFLOAT_MAGIC_BITS 0x4b400000u
 #else
 #define VALUES_PER_VECTOR 4
 #endif
@@ -32,8 +39,16 @@ typedef struct {
     int lsb;
     long total, total_below;                 // the two windows' integers this round
     long low, high, below_low, below_high;   // earlier rounds', carry-save
+#ifndef INPUT_BF16
     float used_lo, used_hi;                  // the window the trip's fast step used
     int inside;                              // whether every value of the trip was inside it
+#else
+    float bfloat_scale;                      // 2^-(lsb + BFLOAT_SHIFT)
+    int bfloat_lowest;                       // the least signed key the bfloat16 window takes
+    uint bfloat_highest;                     // above every unsigned key it takes
+    int trip_total;                          // the trip's integers, below 2^6 x 2^22
+    uint signed_min, unsigned_max;           // the trip's keys' per-lane minimum and maximum
+#endif
     uint specials, rounds;
     int digits_used;
 } ThreadSum;
@@ -46,6 +61,11 @@ void thread_init(ThreadSum* s) {
     s->total = s->total_below = s->low = s->high = s->below_low = s->below_high = 0;
     s->specials = s->rounds = 0;
     s->digits_used = 0;
+#ifdef INPUT_BF16
+    s->bfloat_scale = 0.0f;
+    s->bfloat_lowest = 0x7fff;  // only zeros
+    s->bfloat_highest = 0x10000u;
+#endif
 }
 
 // The lowest window whose top is above `magnitude` (finite, nonzero) and a multiple of 4 binades.
@@ -57,6 +77,13 @@ void move_window(ThreadSum* s, float magnitude) {
     s->hi = top >= 128 ? INFINITY : as_float((uint)(top + 127) << 23);
     s->scale = as_float((uint)(127 - lsb) << 23);
     s->lsb = lsb;
+#ifdef INPUT_BF16
+    // The window's top 15 binades as bfloat16 keys (exact::BfloatWindow::below_top_of).
+    const int bfloat_lsb = lsb + BFLOAT_SHIFT;
+    s->bfloat_scale = as_float((uint)(127 - bfloat_lsb) << 23);
+    s->bfloat_lowest = (int)((uint)(bfloat_lsb + 7 + 127) << 7) - 1 - 0x8000;
+    s->bfloat_highest = 0x8000u + (as_uint(s->hi) >> 16) - 1;
+#endif
 }
 
 long* used_digits(ThreadSum* s, long* digits) {
@@ -110,6 +137,10 @@ void add_outside(ThreadSum* s, long* digits, float x) {
     }
 }
 
+void add(ThreadSum* s, long* digits, float x) {
+    if (!add_inside(s, x)) add_outside(s, digits, x);
+}
+
 // Quad q of a vector's values as floats (a bfloat16 is the top half of a float's bits).
 float4 quad(uint4 v, int q) {
 #ifdef INPUT_BF16
@@ -134,16 +165,57 @@ void begin_trip(ThreadSum* s, const uint4* v, int valid) {
         largest = fmin(largest, FLT_MAX);
         if (largest > 0.0f) move_window(s, largest);
     }
+#ifdef INPUT_BF16
+    s->trip_total = 0;
+    s->signed_min = 0x7fff7fffu;
+    s->unsigned_max = 0;
+#else
     s->used_lo = s->lo;
     s->used_hi = s->hi;
     s->inside = 1;
+#endif
 }
 
+#ifdef INPUT_BF16
+// A bfloat16 (widened) as an integer of 2^(lsb + BFLOAT_SHIFT), exact when the trip's keys hold:
+// x 2^-(lsb + shift) + 1.5 x 2^23 is exact and in [2^23, 2^24), where a float's low bits are it.
+int bfloat_integer(const ThreadSum* s, float x) { return (int)(as_uint(fma(x, s->bfloat_scale, BFLOAT_MAGIC)) - BFLOAT_MAGIC_BITS); }
+// Per lane (b | 0x8000) - 1: 0x7fff for a zero of either sign, 0x8000 + |b| - 1 otherwise.
+uint bfloat_key(uint word) { return (word | 0x80008000u) - 0x00010001u; }
+
 void add_fast(ThreadSum* s, uint4 v) {
-    for (int q = 0; q < VALUES_PER_VECTOR / 4; ++q) {
-        const float4 f = quad(v, q);
-        s->inside &= add_inside(s, f.x) & add_inside(s, f.y) & add_inside(s, f.z) & add_inside(s, f.w);
+    const uint words[4] = {v.x, v.y, v.z, v.w};
+    for (int w = 0; w < 4; ++w) {
+        s->trip_total += bfloat_integer(s, as_float(words[w] << 16)) + bfloat_integer(s, as_float(words[w] & 0xffff0000u));
+        const uint key = bfloat_key(words[w]);
+        s->signed_min = as_uint(min(as_short2(s->signed_min), as_short2(key)));
+        s->unsigned_max = as_uint(max(as_ushort2(s->unsigned_max), as_ushort2(key)));
     }
+}
+
+// Whether every value of the trip was in the bfloat16 window: then its integers are added; else the
+// trip is redone through the float path.
+int end_trip(ThreadSum* s) {
+    const short2 least = as_short2(s->signed_min);
+    const ushort2 most = as_ushort2(s->unsigned_max);
+    const int holds = min(least.x, least.y) >= s->bfloat_lowest && max(most.x, most.y) < s->bfloat_highest;
+    if (holds) s->total += (long)s->trip_total << BFLOAT_SHIFT;
+    return holds;
+}
+
+void redo(ThreadSum* s, long* digits, uint4 v) {
+    for (int q = 0; q < 2; ++q) {
+        const float4 f = quad(v, q);
+        add(s, digits, f.x);
+        add(s, digits, f.y);
+        add(s, digits, f.z);
+        add(s, digits, f.w);
+    }
+}
+#else
+void add_fast(ThreadSum* s, uint4 v) {
+    const float4 f = as_float4(v);
+    s->inside &= add_inside(s, f.x) & add_inside(s, f.y) & add_inside(s, f.z) & add_inside(s, f.w);
 }
 
 int end_trip(ThreadSum* s) { return s->inside; }
@@ -153,14 +225,13 @@ void add_missed(ThreadSum* s, long* digits, float x) {
 }
 
 void redo(ThreadSum* s, long* digits, uint4 v) {
-    for (int q = 0; q < VALUES_PER_VECTOR / 4; ++q) {
-        const float4 f = quad(v, q);
-        add_missed(s, digits, f.x);
-        add_missed(s, digits, f.y);
-        add_missed(s, digits, f.z);
-        add_missed(s, digits, f.w);
-    }
+    const float4 f = as_float4(v);
+    add_missed(s, digits, f.x);
+    add_missed(s, digits, f.y);
+    add_missed(s, digits, f.z);
+    add_missed(s, digits, f.w);
 }
+#endif
 
 // One value of the head or tail, by its bits.
 void add_one(ThreadSum* s, long* digits, InElement bits) {
@@ -169,7 +240,7 @@ void add_one(ThreadSum* s, long* digits, InElement bits) {
 #else
     const float x = as_float(bits);
 #endif
-    if (!add_inside(s, x)) add_outside(s, digits, x);
+    add(s, digits, x);
 }
 
 void end_round(ThreadSum* s, long* digits) {
