@@ -49,21 +49,30 @@ typedef uint InElement;
 kernel void exact_sum(global const InElement* in, ulong offset, ulong n, volatile global long* partial,
                       volatile global uint* ticket, global ulong* out, local long4* scratch) {
     local GroupRange shared;
+    local GroupTerms agree;
     local uint last;
     const uint item = get_local_id(0);
     long digits[DIGITS];
-    const ItemTotal total = add_thread_part(in + offset, n, digits);
+    int shared_terms;
+    uint specials;
+    const ItemTotal total = group_terms(add_thread_part(in + offset, n, digits), &specials, &shared_terms, scratch, &agree);
     int lo, hi;
     item_digit_range(&total, &lo, &hi);
-    GroupRange range = group_range(lo, hi, total.specials, &shared);
     volatile global long* slot = partial + (ulong)get_group_id(0) * SLOT_LONGS;
-    for (int d = range.lo; d <= range.hi; d += 4) {
-        const long4 sum = group_sum4((long4)(item_digit(&total, digits, d), item_digit(&total, digits, d + 1),
-                                             item_digit(&total, digits, d + 2), item_digit(&total, digits, d + 3)),
-                                     scratch);
-        if (item == 0) {
-            const long s[4] = {sum.x, sum.y, sum.z, sum.w};
-            for (int c = 0; c < 4 && d + c <= range.hi; ++c) slot[SLOT_HEADER + d + c] = s[c];
+    GroupRange range = {lo, hi, specials};
+    if (shared_terms) {  // every item holds the group's total, so its digit range; item 0 writes them
+        if (item == 0)
+            for (int d = lo; d <= hi; ++d) slot[SLOT_HEADER + d] = item_digit(&total, digits, d);
+    } else {
+        range = group_range(lo, hi, specials, &shared);
+        for (int d = range.lo; d <= range.hi; d += 4) {
+            const long4 sum = group_sum4((long4)(item_digit(&total, digits, d), item_digit(&total, digits, d + 1),
+                                                 item_digit(&total, digits, d + 2), item_digit(&total, digits, d + 3)),
+                                         scratch);
+            if (item == 0) {
+                const long s[4] = {sum.x, sum.y, sum.z, sum.w};
+                for (int c = 0; c < 4 && d + c <= range.hi; ++c) slot[SLOT_HEADER + d + c] = s[c];
+            }
         }
     }
     if (item == 0) {

@@ -7,6 +7,8 @@
 // restarted, NaN and Inf to the specials. Three terms hold inputs spanning about 106 binades below
 // the running sum. Without cl_khr_fp64 there is no expansion: every trip is redone, each double
 // into the digits from its bits.
+// An ItemTotal's terms at fixed offsets from p[0] (exact_group.cl): each term at its double's own exponent.
+#define TERMS_AT_FIXED_OFFSETS 0
 #define VALUES_PER_VECTOR 2
 #define EXPANSION_TERMS 3
 // A double adds at most three pieces to a digit: normalized every 2^20 doubles it adds.

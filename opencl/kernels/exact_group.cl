@@ -3,7 +3,10 @@
 // min and max), then sums them four at a time, each item giving its part of each (item_digit: its
 // terms' pieces and, if it used them, its digits), by a tree in local memory: OpenCL 1.2 has no
 // sub-group sums to rely on (NVIDIA's driver lacks cl_khr_subgroups). Items of a group mostly share
-// a window, so a group of floats sums 4 to 8 digits: two trees. The rule: integer sums only.
+// a window, so a group of floats sums 4 to 8 digits: two trees. Before that, a cheaper step: where
+// the thread level puts its terms at fixed offsets from p[0] (TERMS_AT_FIXED_OFFSETS) and every item
+// of the group has the same p[0] and no digits, the group sums the terms themselves, one tree, and
+// item 0 alone cuts the sums into digits. The rule: integer sums only.
 
 // The sums of x over the work-group, in every work-item. get_local_size(0) a power of two.
 long4 group_sum4(long4 x, local long4* scratch) {
@@ -42,4 +45,61 @@ GroupRange group_range(int lo, int hi, uint specials, local GroupRange* shared) 
     const GroupRange range = *shared;
     barrier(CLK_LOCAL_MEM_FENCE);
     return range;
+}
+
+#if ITEM_TERMS != 4
+#error "group_terms sums an item's terms as one long4"
+#endif
+
+// What a group's items agree on before they sum their terms: the least and greatest p[0] of the
+// items with a nonzero term, the OR of their specials, and whether any item used its digits or has
+// a term too large for the group's sum (|value| above LONG_MAX / group size).
+typedef struct {
+    int p_lo, p_hi;
+    uint specials, split;
+} GroupTerms;
+
+// The group's total as one ItemTotal, in every item, if its items' terms share their powers of two
+// (then *shared is 1, *specials the group's OR); else t unchanged, *shared 0 (and *specials, at
+// least this item's).
+ItemTotal group_terms(ItemTotal t, uint* specials, int* shared, local long4* scratch, local GroupTerms* agree) {
+    *specials = t.specials;
+    *shared = 0;
+#if TERMS_AT_FIXED_OFFSETS
+    if (get_local_id(0) == 0) {
+        agree->p_lo = INT_MAX;
+        agree->p_hi = INT_MIN;
+        agree->specials = agree->split = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const long most = LONG_MAX / (long)get_local_size(0);
+    int zero = 1, split = t.digits_used;
+    for (int j = 0; j < ITEM_TERMS; ++j) {
+        zero &= t.value[j] == 0;
+        split |= t.value[j] > most || t.value[j] < -most;
+    }
+    if (!zero) {
+        atomic_min(&agree->p_lo, t.p[0]);
+        atomic_max(&agree->p_hi, t.p[0]);
+    }
+    if (split) atomic_or(&agree->split, 1u);
+    if (t.specials != 0) atomic_or(&agree->specials, t.specials);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const GroupTerms g = *agree;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *specials = g.specials;
+    *shared = g.split == 0 && g.p_lo >= g.p_hi;  // one p[0], or all terms zero
+    if (!*shared) return t;
+    const long4 sum = group_sum4((long4)(t.value[0], t.value[1], t.value[2], t.value[3]), scratch);
+    t.value[0] = sum.x;
+    t.value[1] = sum.y;
+    t.value[2] = sum.z;
+    t.value[3] = sum.w;
+    if (g.p_lo <= g.p_hi) {  // this item's terms may have been zero at another p[0]: the group's
+        const int shift = g.p_lo - t.p[0];
+        for (int j = 0; j < ITEM_TERMS; ++j) t.p[j] += shift;
+    }
+    t.specials = g.specials;
+#endif
+    return t;
 }

@@ -5,6 +5,8 @@
 // included. A trip with NaN or Inf (one check of each word's exponent bits) is undone and redone
 // value by value; those go to the specials and add nothing. Floats' digits format (UNIT_EXPONENT
 // -149); the digits are never used.
+// An ItemTotal's terms at fixed offsets from p[0] (exact_group.cl): two halves at lsb -24 and -24 + 32.
+#define TERMS_AT_FIXED_OFFSETS 1
 #define HALF_LSB (-24)
 #define VALUES_PER_VECTOR 8
 // A round adds below 302 x 2^40 < 2^49: below 2^32 to the low half, 2^17 to the high one.

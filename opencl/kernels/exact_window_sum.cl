@@ -14,6 +14,8 @@
 
 // Window integers below 2^53, lsb from -126 up (2^-lsb is a float), top a multiple of 4 binades
 // (cuda/primitives/exact_digits.cuh's constants: the group's items mostly share a window).
+// An ItemTotal's terms at fixed offsets from p[0] (exact_group.cl): lsb, lsb + 32, lsb - 30, lsb + 2.
+#define TERMS_AT_FIXED_OFFSETS 1
 #define WINDOW_TOP_BIT 53
 #define WINDOW_LOWEST_LSB (-126)
 #define WINDOW_HIGHEST_LSB 104
