@@ -56,8 +56,11 @@ void add_fixed(long* digits, long value, int lsb) {
     add_scaled(digits, magnitude, lsb - UNIT_EXPONENT, value < 0);
 }
 
-// Carries, so that every digit but the top one is in [0, 2^32); X is unchanged.
+// Carries, so that every digit but the top one is in [0, 2^32); X is unchanged. Kept a loop (as is
+// the negation below): unrolled, NVIDIA's compiler loads all 67 of a double's digits at once, and
+// those registers cap the whole kernel's occupancy for a step that is off the fast path.
 void normalize(long* digits) {
+#pragma unroll 1
     for (int k = 0; k + 1 < DIGITS; ++k) {
         const long carry = digits[k] >> DIGIT_BITS;
         digits[k] &= 0xffffffffL;
@@ -74,6 +77,7 @@ ulong round_to_double(long* x, uint specials) {
     normalize(x);
     const int negative = x[DIGITS - 1] < 0;
     if (negative) {
+#pragma unroll 1
         for (int k = 0; k < DIGITS; ++k) x[k] = -x[k];
         normalize(x);
     }
