@@ -5,7 +5,8 @@
 // type (exact_window_sum.cl, exact_half_sum.cl, exact_expansion_sum.cl), the agent's loop
 // (exact_agent.cl), the work-group level (exact_group.cl), and this kernel, the dispatch level:
 //  1. each work-item adds its grid-stride part through its type's thread sum, in registers;
-//  2. the group sums the digits its items reach (exact_group.cl) into its slot of `partial`:
+//  2. the group sums the digits its items reach (exact_group.cl; the terms themselves, cut into
+//     digits once, when its items' terms share their powers of two) into its slot of `partial`:
 //     specials, the digit range [lo, hi], then those digits; then it takes a ticket;
 //  3. the group that draws the last ticket sums the slots' digits over the union of their ranges,
 //     rounds, writes the double's bits to *out and resets the ticket.
@@ -55,7 +56,8 @@ kernel void exact_sum(global const InElement* in, ulong offset, ulong n, volatil
     long digits[DIGITS];
     int shared_terms;
     uint specials;
-    const ItemTotal total = group_terms(add_thread_part(in + offset, n, digits), &specials, &shared_terms, scratch, &agree);
+    const ItemTotal total =
+        group_terms(add_thread_part(in + offset, n, digits), &specials, &shared_terms, scratch, &agree);
     int lo, hi;
     item_digit_range(&total, &lo, &hi);
     volatile global long* slot = partial + (ulong)get_group_id(0) * SLOT_LONGS;
