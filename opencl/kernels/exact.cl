@@ -31,16 +31,16 @@ typedef ushort InElement;
 typedef uint InElement;
 #endif
 
-#include "exact_digits.cl"
+#include "opencl/kernels/exact_digits.cl"
 #if ELEMENT_F64
-#include "exact_expansion_sum.cl"
+#include "opencl/kernels/exact_expansion_sum.cl"
 #elif defined(INPUT_F16)
-#include "exact_half_sum.cl"
+#include "opencl/kernels/exact_half_sum.cl"
 #else
-#include "exact_window_sum.cl"
+#include "opencl/kernels/exact_window_sum.cl"
 #endif
-#include "exact_agent.cl"
-#include "exact_group.cl"
+#include "opencl/kernels/exact_agent.cl"
+#include "opencl/kernels/exact_group.cl"
 
 // A group's slot in `partial`: SLOT_HEADER longs (specials, lo, hi), then DIGITS digits, of which
 // only [lo, hi] are written.
