@@ -269,7 +269,7 @@ TEST(DeviceElementTypes, EachTakesItsTypesWithTheAccumulatorsItsTraitsName) {
         {"opencl/single-pass", floats_and_doubles},
         {"opencl/single-pass-subgroup", floats_and_doubles},
         {"opencl/tree", floats_and_doubles},
-        {"opencl/exact", {{E::f32, A::exact}, {E::f64, A::exact}}},
+        {"opencl/exact", every_type(A::exact, A::exact, A::exact)},
         {"opencl/baseline/read", floats},
         {"vulkan/single-pass", floats_and_doubles},
         {"vulkan/single-pass-shared", floats_and_doubles},
