@@ -135,29 +135,14 @@ def repetitions(path: Path | None) -> dict[str, list[float]]:
             if isinstance(reps, list) and reps}
 
 
-def row_se(rows: pd.DataFrame) -> pd.Series:
-    """Per row, the relative standard error of its median time: from its `spread` and `reps` where
-    the row has them, else from the gap between its median and minimum of 5 repetitions."""
-    gap = sig.spread_from_gap(rows["time_ns_median"], rows["time_ns_min"])
-    spread = rows["spread"].where(rows["spread"].notna(), gap) if "spread" in rows else gap
-    reps = rows["reps"].fillna(sig.DEFAULT_REPS) if "reps" in rows else sig.DEFAULT_REPS
-    return sig.median_relative_se(spread, reps)
-
-
 def samples(rows: pd.DataFrame, reps: dict[str, list[float]]) -> pd.DataFrame:
     """Per point of a speed table: its times per call (each row's repetitions where `reps` has
     them, else its median) and the median relative standard error of one row's median."""
     names = row_names(rows) if reps else pd.Series("", index=rows.index)
     times = [reps.get(name) or [t] for name, t in zip(names, rows["time_ns_median"])]
-    rows = rows.assign(se=row_se(rows), times=times)
+    rows = rows.assign(se=sig.row_se(rows), times=times)
     return rows.groupby(PAIR).agg(times=("times", lambda s: [t for row in s for t in row]),
                                  se=("se", "median")).reset_index()
-
-
-def judge(times_a, se_a, times_b, se_b, margin: float) -> sig.Comparison:
-    if min(len(times_a), len(times_b)) >= sig.MIN_SAMPLES:
-        return sig.compare_samples(times_a, times_b, margin)
-    return sig.compare_noise(float(np.median(times_a)), se_a, float(np.median(times_b)), se_b, margin)
 
 
 def table(a: pd.DataFrame, b: pd.DataFrame, rows_a: pd.DataFrame, rows_b: pd.DataFrame,
@@ -170,7 +155,7 @@ def table(a: pd.DataFrame, b: pd.DataFrame, rows_a: pd.DataFrame, rows_b: pd.Dat
         measured = t[f"times_{side}"].map(lambda x: isinstance(x, list))
         t.loc[measured, f"gbps_{side}"] = t["bytes"][measured] / t[f"times_{side}"][measured].map(np.median)
     both = t["gbps_a"].notna() & t["gbps_b"].notna()
-    results = [judge(r.times_a, r.se_a, r.times_b, r.se_b, margin) if ok else None
+    results = [sig.judge(r.times_a, r.se_a, r.times_b, r.se_b, margin) if ok else None
                for r, ok in zip(t.itertuples(index=False), both)]
     for field in ("ratio", "low", "high", "p", "method", "verdict"):
         t[field] = [getattr(c, field) if c else (math.nan if field not in ("method", "verdict") else "")

@@ -188,17 +188,19 @@
       caption: `Relative error (input: ${esc(s.input)}) against GB/s at ${pow2(n)} elements: down and right is better. An exact sum is drawn at the bottom, ${floor.toExponential(0)}; an overflowed one (inf), if any, at the top, ${top.toExponential(0)}.`};
   }
 
+  // A comparison read the other way round: its verdict turns too.
+  const FLIP = {faster: 'slower', slower: 'faster'};
+
   function machinesView(s) {
     if (!s.vs) return {traces: [], layout: {}, caption: 'No other machine measured this device and element type.'};
     const rows = [];
     for (const c of C) {
       if (c.device !== s.device || c.dtype !== s.dtype || c.timing !== s.timing) continue;
       if (c.a === s.machine && c.b === s.vs) rows.push(c);
-      else if (c.a === s.vs && c.b === s.machine) rows.push(Object.assign({}, c, {ratio: 1 / c.ratio, lo: c.hi == null ? null : 1 / c.hi, hi: c.lo == null ? null : 1 / c.lo, samples_a: c.samples_b, samples_b: c.samples_a}));
+      else if (c.a === s.vs && c.b === s.machine) rows.push(Object.assign({}, c, {ratio: 1 / c.ratio, lo: c.hi == null ? null : 1 / c.hi, hi: c.lo == null ? null : 1 / c.lo, verdict: FLIP[c.verdict] || c.verdict, samples_a: c.samples_b, samples_b: c.samples_a}));
     }
     const bestA = new Set(P.filter(p => p.best && p.device === s.device && p.dtype === s.dtype && p.timing === s.timing && (p.machine === s.machine || p.machine === s.vs)).map(p => p.series));
     const pick = s.backends === BEST ? rows.filter(r => bestA.has(r.series)) : s.backends === ALL ? rows : rows.filter(r => r.series === s.backends);
-    const verdict = r => r.lo == null ? 'noise unknown (one sample each)' : r.lo > 1 ? 'faster' : r.hi < 1 ? 'slower' : 'same within noise';
     const traces = [];
     for (const [series, r] of bySeries(pick)) {
       r.sort((a, b) => a.n - b.n);
@@ -207,14 +209,14 @@
         marker: Object.assign(st.marker, {symbol: r.map(c => c.lo == null ? st.marker.symbol + '-open' : st.marker.symbol), size: 8}),
         error_y: {type: 'data', symmetric: false, array: r.map(c => c.hi == null ? 0 : c.hi - c.ratio), arrayminus: r.map(c => c.lo == null ? 0 : c.ratio - c.lo), thickness: 1.2, width: 4},
         text: r.map(c => `<b>${esc(series)}</b> at ${pow2(c.n)}<br>${esc(D.machines[s.vs].label)} / ${esc(D.machines[s.machine].label)} = ${c.ratio.toFixed(3)}`
-          + (c.lo == null ? '' : ` (${(100 * D.interval).toFixed(0)}%: ${c.lo.toFixed(3)}–${c.hi.toFixed(3)})`) + `<br>${verdict(c)}; samples ${c.samples_b} and ${c.samples_a}`),
+          + (c.lo == null ? '' : ` (${(100 * D.interval).toFixed(0)}%: ${c.lo.toFixed(3)}–${c.hi.toFixed(3)})`) + `<br>${esc(c.verdict)}; samples ${c.samples_b} and ${c.samples_a}`),
         hovertemplate: '%{text}<extra></extra>'}));
     }
     const ns = pick.map(c => c.n);
     if (ns.length) traces.push({x: [Math.min(...ns), Math.max(...ns)], y: [1, 1], mode: 'lines', name: 'equal', line: {color: 'gray', dash: 'dot'}, hoverinfo: 'skip'});
     const bounds = pick.flatMap(c => [c.ratio, c.lo, c.hi]).filter(v => v != null).concat([1]);
     return {traces, layout: {xaxis: sizeAxis(ns), yaxis: Object.assign({type: 'log', title: {text: `GB/s of ${D.machines[s.vs].label} / GB/s of ${D.machines[s.machine].label} (log)`}}, logTicks(bounds))},
-      caption: `${esc(machineName(s.vs, s.device))} against ${esc(machineName(s.machine, s.device))}: the ratio of GB/s per size with its ${(100 * D.interval).toFixed(0)}% interval (a bootstrap over the rows each point is the median of; from the rows' spread and repetitions where there is one row each); hollow, no bar: one row each and no spread, the noise unknown. Above 1: ${esc(D.machines[s.vs].label)} is faster.`};
+      caption: `${esc(machineName(s.vs, s.device))} against ${esc(machineName(s.machine, s.device))}: the ratio of GB/s per size with its ${(100 * D.interval).toFixed(0)}% interval and verdict, as compare.py gives them (4 or more rows a side: the U test and a bootstrap of the ratio of medians; fewer: from the rows' spread and repetitions, or their median-minimum gap); hollow, no bar: the noise unknown. Above 1: ${esc(D.machines[s.vs].label)} is faster.`};
   }
 
   function tableView(s) {

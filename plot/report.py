@@ -5,9 +5,10 @@ It opens on one machine and device with the fastest reduction of each family (el
 accumulator) against size and the device's ceiling as a line (on GPUs the roofline max(launch floor,
 bytes / best read); elsewhere the read ceiling of the same bytes); launch floors and reference copies
 are not drawn as backends. Views: speed against size, error against size, accuracy against speed at
-one size, machine against machine (the GB/s ratio per size with its 95% interval) and the summary
-table. Every choice (view, machine, device, element type, timing, backends, input, size, the other
-machine) is in the URL's fragment, so a link opens the same view.
+one size, machine against machine (the speed ratio per size with its 95% interval and verdict, by
+significance.py as compare.py takes them) and the summary table. Every choice (view, machine,
+device, element type, timing, backends, input, size, the other machine) is in the URL's fragment,
+so a link opens the same view.
 
 Points follow the rules of shootout_csv: the newest row per measurement, the median over the inputs
 and seeds, the largest thread, GPU and rank count of one device and process."""
@@ -26,6 +27,7 @@ from plotly.offline import get_plotlyjs
 
 import output_files
 import shootout_csv as sc
+import significance as sig
 import style
 
 HERE = Path(__file__).resolve().parent
@@ -37,33 +39,6 @@ NOISE = {"spread": "max", "reps": "min", "noisy": "max", "throttled": "sum", "sm
 SYMBOLS = {"o": "circle", "s": "square", "^": "triangle-up", "D": "diamond", "v": "triangle-down",
            "X": "x", "P": "cross", "<": "triangle-left", ">": "triangle-right", "h": "hexagon", "*": "star"}
 DASHES = {"-": "solid", "--": "dash", "-.": "dashdot", ":": "dot"}
-BOOTSTRAP_RESAMPLES = 2000
-INTERVAL = 0.95
-REPORT_SEED = 41  # the bootstrap's: the page is the same for the same rows
-
-
-def ratio_interval(a: np.ndarray, b: np.ndarray, rng: np.random.Generator,
-                   noise: tuple[float, float, float, float] | None = None) -> tuple[float, float, float]:
-    """The ratio median(b) / median(a) of two samples of GB/s and its INTERVAL interval: with two
-    samples or more each, a bootstrap (percentiles of the ratio of the resampled medians); with one
-    each, from the rows' own noise where given, `noise` = (spread_a, reps_a, spread_b, reps_b) (a
-    median of r repetitions of relative spread s has a relative standard error of about
-    1.2533 s / sqrt(r); normal on the log of the ratio); else NaN bounds (the noise is unknown).
-    The seam for plot/compare.py's statistics: the report draws what this gives."""
-    ratio = float(np.median(b) / np.median(a))
-    z = 1.959963984540054  # the normal quantile of INTERVAL
-    if len(a) < 2 or len(b) < 2:
-        if noise is None or not all(math.isfinite(v) and v > 0 for v in noise[1::2]) \
-                or not all(math.isfinite(v) for v in noise[0::2]):
-            return ratio, math.nan, math.nan
-        sa, ra, sb, rb = noise
-        se = 1.2533 * math.sqrt(sa * sa / ra + sb * sb / rb)
-        return ratio, ratio * math.exp(-z * se), ratio * math.exp(z * se)
-    ra = np.median(a[rng.integers(0, len(a), (BOOTSTRAP_RESAMPLES, len(a)))], axis=1)
-    rb = np.median(b[rng.integers(0, len(b), (BOOTSTRAP_RESAMPLES, len(b)))], axis=1)
-    tail = (1 - INTERVAL) / 2 * 100
-    lo, hi = np.percentile(rb / ra, [tail, 100 - tail])
-    return ratio, float(lo), float(hi)
 
 
 def point_rows(df: pd.DataFrame) -> pd.DataFrame:
@@ -91,27 +66,25 @@ def speed_points(df: pd.DataFrame, rows: pd.DataFrame, ladder: str | None) -> pd
 
 def comparisons(rows: pd.DataFrame) -> pd.DataFrame:
     """Per pair of machines (a before b by label) and per series, device, timing and size both
-    measured: ratio = GB/s of b / GB/s of a with its interval (ratio_interval(): each row the point
-    is the median of is a sample; one row each, its spread and reps where the rows carry them) and
-    the sample counts."""
+    measured: ratio = b's speed over a's (a's median time per call over b's) with its 95% interval
+    and verdict, by significance.judge() as compare.py takes them (each row the point is the median
+    of is a sample; a point's noise is the median of its rows' row_se), and the sample counts."""
     key = [c for c in sc.SERIES if c != "machine"] + ["n"]
-    noisy = {"spread", "reps"} <= set(rows.columns)
-    samples = {}
-    for m, r in rows[rows["role"] == "reduction"].groupby("machine"):
-        samples[m] = {k: (g["gbps"].to_numpy(dtype=float),  # an empty count (Int64 <NA>) reads NaN
-                          tuple(g[["spread", "reps"]].astype(float).iloc[0]) if noisy else (math.nan, math.nan))
-                      for k, g in r.groupby(key)}
-    order = rows.drop_duplicates("machine").sort_values(["label", "machine"])["machine"].tolist()
-    rng = np.random.default_rng(REPORT_SEED)
+    reductions = rows[rows["role"] == "reduction"]
+    reductions = reductions.assign(se=sig.row_se(reductions))
+    samples = {m: {k: (g["time_ns_median"].to_numpy(dtype=float), float(g["se"].dropna().median()))
+                   for k, g in r.groupby(key)}
+               for m, r in reductions.groupby("machine")}
+    order = [m for m in rows.drop_duplicates("machine").sort_values(["label", "machine"])["machine"] if m in samples]
     out = []
     for i, a in enumerate(order):
         for b in order[i + 1:]:
             for k in sorted(samples[a].keys() & samples[b].keys()):
-                (sa, na), (sb, nb) = samples[a][k], samples[b][k]
-                ratio, lo, hi = ratio_interval(sa, sb, rng, (*na, *nb))
-                out.append(dict(a=a, b=b, **dict(zip(key, k)), ratio=ratio, lo=lo, hi=hi,
-                                samples_a=len(sa), samples_b=len(sb)))
-    return pd.DataFrame(out, columns=["a", "b", *key, "ratio", "lo", "hi", "samples_a", "samples_b"])
+                (ta, se_a), (tb, se_b) = samples[a][k], samples[b][k]
+                c = sig.judge(ta, se_a, tb, se_b)
+                out.append(dict(a=a, b=b, **dict(zip(key, k)), ratio=c.ratio, lo=c.low, hi=c.high, verdict=c.verdict,
+                                samples_a=len(ta), samples_b=len(tb)))
+    return pd.DataFrame(out, columns=["a", "b", *key, "ratio", "lo", "hi", "verdict", "samples_a", "samples_b"])
 
 
 def series_styles(df: pd.DataFrame) -> dict[str, dict]:
@@ -177,8 +150,8 @@ def report_data(df: pd.DataFrame, ladder: str | None = None) -> dict:
             "points": columns(points, point_columns),
             "errors": columns(errors, ["machine", "series", "device", "dtype", "timing", "input", "n", "rel_error"]),
             "compare": columns(comparisons(rows), ["a", "b", "series", "device", "dtype", "timing", "n", "ratio",
-                                                   "lo", "hi", "samples_a", "samples_b"]),
-            "interval": INTERVAL}
+                                                   "lo", "hi", "verdict", "samples_a", "samples_b"]),
+            "interval": 1 - sig.ALPHA}
 
 
 PAGE = """<!DOCTYPE html>

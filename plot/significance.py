@@ -8,7 +8,7 @@ Two ways, by what the rows give:
 - row noise: one median each, with how much its repetitions spread (the `spread` and `reps` columns,
   or for rows without them the gap between the median and the minimum of 5 repetitions): the
   standard error of each median, and a normal interval of the log of their ratio.
-A side with neither is "noise unknown".
+A side with neither is "noise unknown". judge() picks the way; compare.py and report.py both call it.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def compare_samples(a: np.ndarray, b: np.ndarray, margin: float = MARGIN) -> Com
 def median_relative_se(spread: float, reps: float) -> float:
     """The relative standard error of a median of `reps` repetitions whose relative spread (a
     standard deviation over the median) is `spread`."""
-    return MEDIAN_SE * spread / math.sqrt(reps)
+    return MEDIAN_SE * spread / np.sqrt(reps)  # numbers or columns of rows
 
 
 def spread_from_gap(median: float, minimum: float) -> float:
@@ -94,3 +94,21 @@ def compare_noise(a_time: float, a_se: float, b_time: float, b_se: float, margin
     half = Z * math.hypot(a_se, b_se)
     low, high = ratio * math.exp(-half), ratio * math.exp(half)
     return Comparison(ratio, low, high, math.nan, METHOD_NOISE, verdict_of(ratio, low, high, margin))
+
+
+def row_se(rows):
+    """Per row (a DataFrame of CSV rows), the relative standard error of its median time: from its
+    `spread` and `reps` where the row has them, else from the gap between its median and minimum of
+    DEFAULT_REPS repetitions."""
+    gap = spread_from_gap(rows["time_ns_median"], rows["time_ns_min"])
+    spread = rows["spread"].where(rows["spread"].notna(), gap) if "spread" in rows else gap
+    reps = rows["reps"].astype(float).fillna(DEFAULT_REPS) if "reps" in rows else DEFAULT_REPS
+    return median_relative_se(spread, reps)
+
+
+def judge(times_a, se_a: float, times_b, se_b: float, margin: float = MARGIN) -> Comparison:
+    """B against A from their times per call: the samples' way with MIN_SAMPLES or more a side, else
+    the row-noise way on the medians with se_a and se_b (each a median's relative standard error)."""
+    if min(len(times_a), len(times_b)) >= MIN_SAMPLES:
+        return compare_samples(times_a, times_b, margin)
+    return compare_noise(float(np.median(times_a)), se_a, float(np.median(times_b)), se_b, margin)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -106,6 +107,23 @@ def test_median_standard_error():
     rng = np.random.default_rng(5)
     medians = np.median(rng.standard_normal((20_000, 101)), axis=1)
     assert np.std(medians) == pytest.approx(sig.median_relative_se(1.0, 101), rel=0.03)
+
+
+def test_a_rows_noise_is_its_spread_and_reps_else_its_median_minimum_gap():
+    rows = pd.DataFrame({"time_ns_median": [100.0, 100.0, 100.0], "time_ns_min": [90.0, 90.0, math.nan],
+                         "spread": [0.05, math.nan, math.nan], "reps": pd.array([20, pd.NA, pd.NA], dtype="Int64")})
+    se = sig.row_se(rows)
+    assert se[0] == pytest.approx(sig.MEDIAN_SE * 0.05 / math.sqrt(20))
+    assert se[1] == pytest.approx(sig.MEDIAN_SE * 0.1 / sig.MIN_GAP_SIGMAS / math.sqrt(sig.DEFAULT_REPS))
+    assert math.isnan(se[2])  # neither: the noise is unknown
+    assert sig.row_se(rows.drop(columns=["spread", "reps"]))[0] == pytest.approx(se[1])  # an older file
+
+
+def test_judge_takes_the_u_test_from_4_samples_a_side_and_row_noise_below():
+    four = sig.judge([1.0, 2, 3, 4], 0.01, [5.0, 6, 7, 8], 0.01)
+    assert four == sig.compare_samples([1.0, 2, 3, 4], [5.0, 6, 7, 8])
+    three = sig.judge([1.0, 2, 3, 4], 0.01, [5.0, 6, 7], 0.01)
+    assert three == sig.compare_noise(2.5, 0.01, 6.0, 0.01) and three.method == sig.METHOD_NOISE
 
 
 # ---------------------------------------------------------------------------------------------

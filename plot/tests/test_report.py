@@ -1,5 +1,5 @@
-"""plot/report.py's data, without a browser: the ratio intervals of the machine view on samples with
-known answers, the families and the ceiling of the opening view, the noise columns in the points."""
+"""plot/report.py's data, without a browser: the machine view's comparisons (significance.py's, on
+each machine's times per call), the families and the ceiling of the opening view, the noise columns in the points."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import report  # noqa: E402
 import shootout_csv as sc  # noqa: E402
+import significance as sig  # noqa: E402
 
 FIXTURES = [HERE / "data" / name for name in ("ws-ryzen.csv", "h100.csv", "h200x4.csv")]
 
@@ -25,33 +26,44 @@ def rows() -> pd.DataFrame:
     return sc.read_csvs([str(p) for p in FIXTURES])
 
 
-def test_the_interval_of_identical_samples_is_their_ratio():
-    rng = np.random.default_rng(1)
-    ratio, lo, hi = report.ratio_interval(np.full(5, 100.0), np.full(5, 200.0), rng)
-    assert (ratio, lo, hi) == (2.0, 2.0, 2.0)
+def machine_rows(machine: str, times: list[float], gap: float, spread: float | None = None) -> pd.DataFrame:
+    """One point's rows of a machine (cpu/serial, f64, 2^20): a row per time per call (each its own
+    input seed) with the given median-minimum gap, and a spread from 5 repetitions where given."""
+    n = len(times)
+    return pd.DataFrame({"machine": machine, "label": machine, "series": "cpu/serial", "backend": "cpu/serial",
+                         "device": "cpu", "dtype": "f64", "timing": "isolated", "n": 2**20, "role": "reduction",
+                         "time_ns_median": times, "time_ns_min": [t * (1 - gap) for t in times],
+                         "spread": [spread if spread is not None else math.nan] * n,
+                         "reps": pd.array([5 if spread is not None else pd.NA] * n, dtype="Int64")})
 
 
-def test_the_bootstrap_interval_holds_the_true_ratio_and_tells_a_real_difference():
+def one_comparison(a: pd.DataFrame, b: pd.DataFrame) -> dict:
+    (c,) = report.comparisons(pd.concat([a, b], ignore_index=True)).to_dict("records")
+    return c
+
+
+def test_the_machine_comparison_is_significances_on_the_times_per_call():
+    # 5 rows a side: the U test and bootstrap of the times per call (b is 10% faster)
     rng = np.random.default_rng(2)
-    a = rng.normal(100, 1, 41)
-    faster = rng.normal(110, 1, 41)
-    ratio, lo, hi = report.ratio_interval(a, faster, rng)
-    assert lo < 1.1 < hi and lo > 1.0 and ratio == pytest.approx(1.1, abs=0.01)
-    same = rng.normal(100, 1, 41)
-    _, lo, hi = report.ratio_interval(a, same, rng)
-    assert lo < 1.0 < hi and hi - lo < 0.02
+    ta, tb = rng.normal(1100, 5, 5), rng.normal(1000, 5, 5)
+    c = one_comparison(machine_rows("a", list(ta), 0.01), machine_rows("b", list(tb), 0.01))
+    expected = sig.compare_samples(ta, tb)
+    assert (c["ratio"], c["lo"], c["hi"], c["verdict"]) == (expected.ratio, expected.low, expected.high, sig.FASTER)
+    assert c["ratio"] == pytest.approx(1.1, abs=0.02) and (c["samples_a"], c["samples_b"]) == (5, 5)
+    # one row each with a 5% spread of 5 repetitions: the normal interval of the log ratio
+    c = one_comparison(machine_rows("a", [1200.0], 0.1, 0.05), machine_rows("b", [1000.0], 0.1, 0.05))
+    half = sig.Z * math.hypot(*[sig.median_relative_se(0.05, 5)] * 2)
+    assert (c["ratio"], c["lo"], c["hi"]) == pytest.approx((1.2, 1.2 * math.exp(-half), 1.2 * math.exp(half)))
+    assert c["verdict"] == sig.FASTER
 
 
-def test_one_sample_each_gives_an_interval_only_from_the_rows_spread():
-    rng = np.random.default_rng(3)
-    ratio, lo, hi = report.ratio_interval(np.array([100.0]), np.array([120.0]), rng)
-    assert ratio == pytest.approx(1.2) and math.isnan(lo) and math.isnan(hi)
-    # medians of 5 repetitions with a 5% spread each: se of the log ratio = 1.2533 * sqrt(2 * 0.05^2 / 5)
-    ratio, lo, hi = report.ratio_interval(np.array([100.0]), np.array([120.0]), rng, (0.05, 5, 0.05, 5))
-    se = 1.2533 * math.sqrt(2 * 0.05**2 / 5)
-    assert (lo, hi) == pytest.approx((1.2 * math.exp(-1.959964 * se), 1.2 * math.exp(1.959964 * se)))
-    _, lo, _ = report.ratio_interval(np.array([100.0]), np.array([120.0]), rng, (math.nan, 5, 0.05, 5))
-    assert math.isnan(lo)  # a row without a spread (an older file): the noise is unknown
+def test_rows_without_a_spread_take_their_noise_from_the_median_minimum_gap():
+    c = one_comparison(machine_rows("a", [1000.0], 0.05), machine_rows("b", [1010.0], 0.05))
+    se = sig.median_relative_se(sig.spread_from_gap(1000.0, 950.0), sig.DEFAULT_REPS)
+    assert c["lo"] == pytest.approx(c["ratio"] * math.exp(-sig.Z * math.hypot(se, se)))
+    assert c["verdict"] == sig.SAME  # 1%: inside the interval and the margin
+    c = one_comparison(machine_rows("a", [1000.0], math.nan), machine_rows("b", [1010.0], 0.05))
+    assert c["verdict"] == sig.UNKNOWN and math.isnan(c["lo"])  # no minimum and no spread
 
 
 def test_the_opening_view_draws_each_familys_fastest_and_no_floor_or_ceiling_as_a_backend(rows):
@@ -80,11 +92,13 @@ def test_the_noise_columns_reach_the_points_and_the_machine_comparison(rows):
     one_each = compare[(compare["samples_a"] == 1) & (compare["samples_b"] == 1)]
     assert not one_each.empty and one_each["lo"].notna().all()
     assert (one_each["lo"] < one_each["ratio"]).all() and (one_each["ratio"] < one_each["hi"]).all()
-    plain = pd.DataFrame(report.report_data(rows)["compare"])
-    assert plain["lo"].isna().all()  # the fixture's rows are one sample each, with no spread
-    # rows of a file before the noise columns: an empty spread and count, as the reader gives them
+    assert set(compare["verdict"]) <= {sig.FASTER, sig.SLOWER, sig.SAME}
+    # rows of a file before the noise columns (an empty spread and count, as the reader gives them):
+    # the noise of the median-minimum gap, the same as a file without those columns
     older = rows.assign(spread=math.nan, reps=pd.array([pd.NA] * len(rows), dtype="Int64"), noisy="")
-    assert pd.DataFrame(report.report_data(older)["compare"])["lo"].isna().all()
+    older_compare = pd.DataFrame(report.report_data(older)["compare"])
+    plain = pd.DataFrame(report.report_data(rows)["compare"])
+    assert plain["lo"].notna().all() and plain.equals(older_compare)
 
 
 def test_an_overflowed_sums_error_reaches_the_page_as_inf_and_nan_as_null(rows):

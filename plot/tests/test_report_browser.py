@@ -143,4 +143,11 @@ def test_the_machine_view_draws_each_ratio_with_its_interval(page):
     assert shown
     texts = [x for t in shown for x in t["text"]]
     assert all(("95%:" in x) or ("noise unknown" in x) for x in texts)
+    # each point's verdict (significance.py's), turned with the ratio when the machines swap sides
+    assert all(any(v in x for v in ("faster", "slower", "same within noise", "noise unknown")) for x in texts)
+    open_at(tab, uri, "view=machines&machine=ws-ryzen-3f9a0c71&vs=h100-7a8b9c0d&device=cuda&dtype=f32&timing=batched")
+    swapped = [x for t in traces(tab) if t["name"] != "equal" for x in t["text"]]
+    assert len(swapped) == len(texts) and any("faster" in x or "slower" in x for x in texts)
+    assert sum("faster" in x for x in swapped) == sum("slower" in x for x in texts)
+    assert sum("slower" in x for x in swapped) == sum("faster" in x for x in texts)
     assert events["errors"] == []
