@@ -9,9 +9,12 @@
 
 namespace shootout {
 
+std::size_t copy_stride(std::size_t bytes) {
+    return std::max<std::size_t>((bytes + kDeviceCopyAlignment - 1) / kDeviceCopyAlignment, 1) * kDeviceCopyAlignment;
+}
+
 RotatingInput::RotatingInput(DeviceQueue& queue, Elements input, bool rotate, std::size_t min_count)
-    : stride_(std::max<std::size_t>((input.size_bytes() + kDeviceCopyAlignment - 1) / kDeviceCopyAlignment, 1) *
-              kDeviceCopyAlignment) {
+    : stride_(copy_stride(input.size_bytes())) {
     const std::size_t span_bytes = rules::kL2RotationFactor * queue.cache_bytes();
     count_ = rotate && stride_ < span_bytes ? (span_bytes + stride_ - 1) / stride_ : 1;
     count_ = std::max(count_, min_count);

@@ -78,6 +78,9 @@ public:
 // Every input copy starts on this many bytes: wide loads of any type, and every API's alignment rule.
 inline constexpr std::size_t kDeviceCopyAlignment = 256;
 
+// The bytes from one copy of an input of `bytes` to the next: a call's copy is its offset / this.
+std::size_t copy_stride(std::size_t bytes);
+
 // The copies of one input on one device, rotating as the rule above says.
 class RotatingInput {
 public:

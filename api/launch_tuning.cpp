@@ -25,7 +25,7 @@ namespace shootout {
 namespace {
 
 // The first line of a cache file; a file of another version is refused and rewritten.
-constexpr std::string_view kCacheHeader = "accumulate-shootout launch shapes 1";
+constexpr std::string_view kCacheHeader = "accumulate-shootout launch shapes 2";
 // The sweep's wall-clock budget per kernel: past it the shapes not yet measured are left out.
 constexpr auto kTuneBudget = std::chrono::seconds(4);
 
@@ -63,7 +63,7 @@ std::optional<LaunchKnobs> forced_from_environment() {
     const char* value = std::getenv("SHOOTOUT_LAUNCH");
     if (!value) return std::nullopt;
     auto knobs = parse_knobs(value);
-    if (!knobs) throw std::runtime_error("SHOOTOUT_LAUNCH='" + std::string(value) + "' is not group=N,loads=N,per_unit=N (powers of two)");
+    if (!knobs) throw std::runtime_error("SHOOTOUT_LAUNCH='" + std::string(value) + "' is not group=N,loads=N,per_unit=N,in_flight=N (powers of two)");
     return knobs;
 }
 
@@ -96,7 +96,7 @@ std::optional<TunedLaunch> read_cache(const LaunchTuning& tuning, const std::str
         return line.substr(prefix.size());
     };
     if (!std::getline(lines, line) || line != kCacheHeader) {
-        why = "not a launch shapes file of format version 1";
+        why = "not a launch shapes file of format version 2";
         return std::nullopt;
     }
     if (next("kernel ") != tuning.kernel || next("device ") != tuning.device) {
@@ -144,7 +144,7 @@ double measure(const LaunchTuning& tuning, const LaunchKnobs& knobs, std::size_t
 }
 
 // Coordinate descent from the defaults, band by band from the smallest: group size, then loads,
-// then groups per compute unit, each at the values the device allows, until the budget is spent
+// then groups per compute unit, then calls in flight, each at the values the device allows, until the budget is spent
 // (a band not reached keeps its defaults, unmeasured).
 TunedLaunch sweep(const LaunchTuning& tuning) {
     std::cerr << "tuning " << tuning.kernel << " on " << tuning.device << " (once per device; --tune=off skips it)...\n";
@@ -155,7 +155,8 @@ TunedLaunch sweep(const LaunchTuning& tuning) {
     int measured = 0;
     const LaunchSpace& space = tuning.space;
     const std::vector<std::pair<const std::vector<std::uint32_t>*, std::uint32_t LaunchKnobs::*>> knobs = {
-        {&space.group_sizes, &LaunchKnobs::group_size}, {&space.loads, &LaunchKnobs::loads}, {&space.groups_per_unit, &LaunchKnobs::groups_per_unit}};
+        {&space.group_sizes, &LaunchKnobs::group_size}, {&space.loads, &LaunchKnobs::loads}, {&space.groups_per_unit, &LaunchKnobs::groups_per_unit},
+        {&space.in_flight, &LaunchKnobs::in_flight}};
     for (int band = 0; band < kSizeBands; ++band) {
         const auto b = static_cast<std::size_t>(band);
         tuned.by_band[b] = tuning.defaults(band);
@@ -217,7 +218,8 @@ TunedLaunch find(const LaunchTuning& tuning) {
 }  // namespace
 
 std::string LaunchKnobs::text() const {
-    return "group=" + std::to_string(group_size) + " loads=" + std::to_string(loads) + " per_unit=" + std::to_string(groups_per_unit);
+    return "group=" + std::to_string(group_size) + " loads=" + std::to_string(loads) + " per_unit=" + std::to_string(groups_per_unit) +
+           " in_flight=" + std::to_string(in_flight);
 }
 
 std::optional<LaunchKnobs> parse_knobs(std::string_view text) {
@@ -236,9 +238,10 @@ std::optional<LaunchKnobs> parse_knobs(std::string_view text) {
         if (name == "group") knobs.group_size = number, seen |= 1;
         else if (name == "loads") knobs.loads = number, seen |= 2;
         else if (name == "per_unit") knobs.groups_per_unit = number, seen |= 4;
+        else if (name == "in_flight") knobs.in_flight = number, seen |= 8;
         else return std::nullopt;
     }
-    return seen == 7 ? std::optional(knobs) : std::nullopt;
+    return seen == 15 ? std::optional(knobs) : std::nullopt;
 }
 
 std::string_view to_string(LaunchSource source) {
@@ -282,14 +285,16 @@ bool LaunchSpace::allows(const LaunchKnobs& knobs) const {
     const auto in = [](const std::vector<std::uint32_t>& values, std::uint32_t v) {
         return std::find(values.begin(), values.end(), v) != values.end();
     };
-    return in(group_sizes, knobs.group_size) && in(loads, knobs.loads) && in(groups_per_unit, knobs.groups_per_unit);
+    return in(group_sizes, knobs.group_size) && in(loads, knobs.loads) && in(groups_per_unit, knobs.groups_per_unit) &&
+           in(in_flight, knobs.in_flight);
 }
 
 std::vector<LaunchKnobs> LaunchSpace::all() const {
     std::vector<LaunchKnobs> every;
     for (const std::uint32_t g : group_sizes)
         for (const std::uint32_t l : loads)
-            for (const std::uint32_t p : groups_per_unit) every.push_back({.group_size = g, .loads = l, .groups_per_unit = p});
+            for (const std::uint32_t p : groups_per_unit)
+                for (const std::uint32_t f : in_flight) every.push_back({.group_size = g, .loads = l, .groups_per_unit = p, .in_flight = f});
     return every;
 }
 

@@ -1,12 +1,13 @@
 // Launch shapes of the portable kernels (opencl/*, vulkan/*), tuned on the user's own device: the
 // knobs a single-pass kernel is launched with (work-group size, 16-byte loads in flight per
-// work-item, work-groups per compute unit), one set per size band, and where they came from.
+// work-item, work-groups per compute unit, calls of a batch in flight), one set per size band, and
+// where they came from.
 //
 //   defaults  the API's policy for the device's vendor (tune mode off, or nowhere to cache)
 //   cache     read from the user's cache directory, written by an earlier tuning on this device
 //   tuner     measured now: a short sweep on first use of a device (name + driver + API) the cache
 //             does not know, or every time under --tune=force (--retune)
-//   forced    $SHOOTOUT_LAUNCH (`group=256,loads=4,per_unit=4`) for every band: a shape measured
+//   forced    $SHOOTOUT_LAUNCH (`group=256,loads=4,per_unit=4,in_flight=8`) for every band: a shape measured
 //             by hand, or the test of every shape the tuner can pick
 //
 // The cache: $XDG_CACHE_HOME (else ~/.cache; %LOCALAPPDATA% on Windows)/accumulate-shootout, one
@@ -31,8 +32,9 @@ struct LaunchKnobs {
     std::uint32_t group_size = 256;     // work-items a work-group (a power of two)
     std::uint32_t loads = 4;            // 16-byte loads each work-item issues before it adds (a power of two)
     std::uint32_t groups_per_unit = 4;  // the grid's cap: work-groups per compute unit
+    std::uint32_t in_flight = 1;        // calls of a batch that may run at once (results/README.md, "The overlap rule")
     bool operator==(const LaunchKnobs&) const = default;
-    // "group=256 loads=4 per_unit=4"; parse_knobs reads it back, spaces or commas between.
+    // "group=256 loads=4 per_unit=4 in_flight=1"; parse_knobs reads it back, spaces or commas between.
     std::string text() const;
 };
 std::optional<LaunchKnobs> parse_knobs(std::string_view text);
@@ -61,7 +63,7 @@ struct TunedLaunch {
 
 // The knobs a kernel can run with on a device: each list in increasing order, the defaults among them.
 struct LaunchSpace {
-    std::vector<std::uint32_t> group_sizes, loads, groups_per_unit;
+    std::vector<std::uint32_t> group_sizes, loads, groups_per_unit, in_flight;
     bool allows(const LaunchKnobs& knobs) const;
     std::vector<LaunchKnobs> all() const;  // every combination
 };

@@ -149,8 +149,9 @@ TEST_P(EveryDeviceBackend, BatchedCallsSumTheInputEachTime) {
 
 // Every shape the tuner can pick sums exactly, the last round of loads cut short and a tail of odd
 // elements: every group size with every count of loads (each a program or pipeline of its own), the
-// groups a compute unit taken in turn over them (the grid's cap only: capped at the fewest, not at
-// the most); the configuration says the shape was forced.
+// groups a compute unit and the calls in flight taken in turn over them (the grid's cap only: capped
+// at the fewest, not at the most), a batch using every call's scratch twice; the configuration says
+// the shape was forced.
 TEST_P(EveryDeviceBackend, ExactAtEveryShapeTheTunerCanPick) {
     const auto space = device_checks::launch_space(backend());
     if (!space) GTEST_SKIP() << "not tuned";
@@ -160,10 +161,13 @@ TEST_P(EveryDeviceBackend, ExactAtEveryShapeTheTunerCanPick) {
     std::size_t turn = 0;
     for (const std::uint32_t group_size : space->group_sizes) {
         for (const std::uint32_t loads : space->loads) {
-            const LaunchKnobs knobs{group_size, loads, space->groups_per_unit[turn++ % space->groups_per_unit.size()]};
+            const LaunchKnobs knobs{group_size, loads, space->groups_per_unit[turn % space->groups_per_unit.size()],
+                                    space->in_flight[turn % space->in_flight.size()]};
+            ++turn;
             set_forced_launch(knobs);
             auto reduction = backend().prepare(data, {});
-            reduction->run();
+            // More calls than are in flight: every set of scratch used, then used again.
+            reduction->run_batch(static_cast<int>(2 * knobs.in_flight + 1));
             EXPECT_EQ(reduction->result(), exact) << knobs.text();
             EXPECT_NE(reduction->configuration().find(" shape=forced"), std::string::npos) << knobs.text() << ": " << reduction->configuration();
         }

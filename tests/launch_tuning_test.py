@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 QUICK = ["--sizes=2^10", "--benchmark_repetitions=1", "--benchmark_min_time=0.001", "--benchmark_min_warmup_time=0"]
-HEADER = "accumulate-shootout launch shapes 1"
+HEADER = "accumulate-shootout launch shapes 2"
 
 
 def main():

@@ -36,6 +36,7 @@ public:
     }
     ResultKind result() const override { return ResultKind::f64_bits; }
     std::string configuration() const override { return shape_.describe(); }
+    std::size_t calls_in_flight() const override { return shape_.in_flight; }
 
 private:
     cl_ulong n_;

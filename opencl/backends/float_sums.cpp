@@ -1,5 +1,7 @@
 #include "opencl/backends/float_sums.hpp"
 
+#include <array>
+
 namespace shootout::opencl {
 
 FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementType type, const std::string& extra,
@@ -47,10 +49,12 @@ void FloatSum::enqueue(OpenCLQueue& queue, cl_mem in, std::size_t offset, const 
 std::unique_ptr<KernelSum> tuned_single_pass(const std::string& backend, OpenCLQueue& queue, std::size_t n, ElementType type,
                                              const std::string& extra, const std::string& c_version) {
     const Kernel probe = make_kernel(opencl::program("reduce", build_options(type, extra, c_version)), "single_pass");
+    std::array<LaunchKnobs, kSizeBands> defaults;
+    for (int band = 0; band < kSizeBands; ++band) defaults[static_cast<std::size_t>(band)] = default_knobs(probe, band);
     const TunedLaunch launch = tuned_launch({
         .kernel = backend,
         .device = describe(),
-        .defaults = [knobs = default_knobs(probe)](int) { return knobs; },
+        .defaults = [defaults](int band) { return defaults[static_cast<std::size_t>(band)]; },
         .space = launch_space(probe),
         // Each candidate as the backend's call, on a queue of its own.
         .seconds_per_call = [=](const LaunchKnobs& knobs, std::size_t size) {

@@ -28,6 +28,7 @@ public:
     ResultKind result() const override { return element_bytes_ == sizeof(double) ? ResultKind::f64_bits : ResultKind::f32; }
     std::string configuration() const override { return shape_.describe() + variant_; }
     std::size_t results() const override { return kind_ == FloatKernel::read_all ? shape_.groups : 1; }
+    std::size_t calls_in_flight() const override { return shape_.in_flight; }
 
 private:
     FloatKernel kind_;

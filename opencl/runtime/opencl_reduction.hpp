@@ -40,6 +40,8 @@ public:
     virtual std::string configuration() const = 0;
     // How many values it leaves in `out`: more than one are float partial sums the host adds in order.
     virtual std::size_t results() const { return 1; }
+    // Calls of a batch in flight at once (its launch shape's), each on a lane with a KernelSum of its own.
+    virtual std::size_t calls_in_flight() const { return 1; }
 };
 
 // The work-group size and count, and the 16-byte loads each work-item keeps in flight, of a
@@ -50,17 +52,19 @@ public:
 //   loads       a cache line per two work-items: cache line / 32 loads of 16 bytes, 1 to 8
 //   groups      enough to fill every compute unit twice over at its maximum work-group size, but
 //               no more than cover n with one pass of every work-item's loads
+//   in flight   one call at a time to 2^22, 8 above (default_knobs)
 struct LaunchShape {
-    std::size_t group_size = 1, groups = 1;
+    std::size_t group_size = 1, groups = 1, in_flight = 1;
     int loads = 1;
     std::string describe() const;
 };
 
 // The tuned launch of a single-pass kernel (api/launch_tuning.hpp): the shape above is its defaults
-// (group size, loads, and groups per compute unit 2 x the device's largest work-group / the group
-// size), the knobs within what the kernel and device run; a knobs' shape covers n as above, at most
-// groups_per_unit groups on each compute unit. The loads are a build define (LOADS).
-LaunchKnobs default_knobs(const Kernel& kernel);
+// for a size band (group size, loads, groups per compute unit 2 x the device's largest work-group /
+// the group size, calls in flight), the knobs within what the kernel and device run; a knobs' shape
+// covers n as above, at most groups_per_unit groups on each compute unit. The loads are a build
+// define (LOADS).
+LaunchKnobs default_knobs(const Kernel& kernel, int band);
 LaunchSpace launch_space(const Kernel& kernel);
 LaunchShape launch_shape(std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs);
 // The loads in flight for this device (the build option a kernel's program needs before the shape).

@@ -1,14 +1,21 @@
-// The OpenCL side of the device-neutral timing layer (api/device_timing.hpp): an in-order command
-// queue with profiling on, and buffers, on the device of opencl/runtime/device.hpp.
+// The OpenCL side of the device-neutral timing layer (api/device_timing.hpp): in-order command queues
+// with profiling on, and buffers, on the device of opencl/runtime/device.hpp.
 //
-// The device's clock: every command enqueued between start_timer() and stop_timer() gets an event,
-// and the time is the first one's CL_PROFILING_COMMAND_START to the last one's
-// CL_PROFILING_COMMAND_END, so the device work and the gaps between its commands, none of the host's
-// submission before the first.
+// Lanes: the queue is kLanes in-order command queues. A call's commands go to the lane it picks
+// (use_lane), so that calls on different lanes, which share no buffer, may run side by side (NVIDIA's
+// driver runs each queue as a stream of its own); the rule is results/README.md's "The overlap rule".
+// The timing layer's copies go to lane 0 after every lane's commands, and every lane's next command
+// waits for them.
+//
+// The device's clock: the first command of each lane between start_timer() and stop_timer() gets an
+// event, and the time is the earliest one's CL_PROFILING_COMMAND_START to the end of a marker that
+// follows every lane's commands, so the device work and the gaps between its commands, none of the
+// host's submission before the first.
 #pragma once
 
 #include <CL/cl.h>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
@@ -88,6 +95,9 @@ void set_args(const Kernel& kernel, const Args&... args) {
 
 class OpenCLQueue final : public DeviceQueue {
 public:
+    // Calls in flight at most: as Vulkan's (vulkan_reduction.cpp, kCallsInFlight).
+    static constexpr std::size_t kLanes = 8;
+
     OpenCLQueue();
     ~OpenCLQueue() override;
 
@@ -102,25 +112,35 @@ public:
     double stop_timer() override;
     void finish() override;
 
+    // The lane (below kLanes) that launch, read and fill_zero enqueue on from now; lane 0 at first.
+    void use_lane(std::size_t lane);
     // Enqueues `groups` work-groups of `group_size` work-items of the kernel (1-D).
     void launch(const Kernel& kernel, std::size_t groups, std::size_t group_size);
     // Enqueues the copy of `bytes` of a buffer to host memory, which must stay valid until finish().
     void read(cl_mem from, std::size_t bytes, void* to);
     // Enqueues zeros over the first `bytes` of a buffer.
     void fill_zero(cl_mem buffer, std::size_t bytes);
-    cl_command_queue command_queue() const { return queue_; }
 
 private:
-    // The event slot for the next command: the timed region's first command gets one, no other
-    // command does (an event costs NVIDIA's driver about 8 us per command on the host).
-    cl_event* slot() { return timing_ && !first_.get() ? &pending_ : nullptr; }
-    // Keeps the event the region's first command just got.
-    void keep();
+    // The current lane's queue, once it waits for lane 0's commands since it last did.
+    cl_command_queue lane_queue();
+    // Orders lane 0 after every other lane's commands (a marker on each, lane 0 waits for them).
+    void gather();
+    // The event slot for the next command on `lane`: the timed region's first command on each lane
+    // gets one, no other command does (an event costs NVIDIA's driver about 8 us per command on the host).
+    cl_event* slot(std::size_t lane) { return timing_ && !first_[lane].get() ? &pending_ : nullptr; }
+    // Keeps the event the lane's first command just got.
+    void keep(std::size_t lane);
 
-    cl_command_queue queue_ = nullptr;
+    std::array<cl_command_queue, kLanes> lanes_{};
+    std::size_t lane_ = 0;
+    std::array<bool, kLanes> behind_{};  // the lane has commands lane 0 has not gathered
+    bool copied_ = false;                // lane 0 has commands no other lane waited for
+    Event fence_;                        // a marker after them, once a lane needs it
+    std::array<bool, kLanes> fenced_{};  // the lane waits for fence_
     bool timing_ = false;
     cl_event pending_ = nullptr;
-    Event first_;
+    std::array<Event, kLanes> first_;
 };
 
 }  // namespace shootout::opencl

@@ -2,8 +2,9 @@
 // through Vulkan: the single-pass dispatch's loads and subgroup reduction, but each workgroup adds
 // its sum to the result with one float atomicAdd instead of the slots and the ticket: no combine, the
 // order of the adds not fixed. vulkan/baseline/launch: the least a call costs, one empty dispatch
-// recorded as every reduction's is (barrier, pipeline, push constants, dispatch); with the best read
-// of the machine it makes the roofline (plot/README.md).
+// recorded as every reduction's is (pipeline, push constants, dispatch, and a barrier before each
+// round of kCallsInFlight calls: the reductions' calls overlap so, results/README.md "The overlap
+// rule"); with the best read of the machine it makes the roofline (plot/README.md).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +36,8 @@ public:
 
     void enqueue(DeviceQueue::Memory&, std::size_t, bool) override {
         const std::array<std::byte, kPushConstantBytes> unread{};
-        queue_.dispatch(pipeline_, unread.data(), 1);
+        const bool round = calls_++ % kCallsInFlight == 0;
+        queue_.dispatch(pipeline_, unread.data(), 1, round ? DispatchOrder::after_previous : DispatchOrder::independent);
     }
     // Reads nothing, sums nothing: NaN, so that no one reads its error column as a result.
     double result() override { return std::numeric_limits<double>::quiet_NaN(); }
@@ -45,6 +47,7 @@ private:
     VulkanQueue& queue_;
     std::uint32_t workgroup_size_;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
+    std::uint64_t calls_ = 0;
 };
 
 [[maybe_unused]] const bool registered_read = register_device_backend(kRuntime, shader_backend({

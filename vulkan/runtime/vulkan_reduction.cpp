@@ -18,14 +18,11 @@ namespace {
 // The knobs where nothing is tuned or cached, on every device and size band: 256 invocations, 4
 // loads in flight, 4 workgroups an SM (half of an H100/H200 SM's 2048 invocations, resident at up to
 // 64 registers an invocation). H100: vulkan/single-pass 6.7 us at 2^20, 28.1 at 2^24 (issue 39).
-constexpr LaunchKnobs kDefaultKnobs{.group_size = 256, .loads = 4, .groups_per_unit = 4};
+constexpr LaunchKnobs kDefaultKnobs{.group_size = 256, .loads = 4, .groups_per_unit = 4, .in_flight = kCallsInFlight};
 // The compute units taken where the driver reports none (no VK_NV_shader_sm_builtins, no
 // VK_AMD_shader_core_properties): 256 x 4 workgroups of 256, about what a large GPU holds at half
 // occupancy; the grid-stride loop takes the rest.
 constexpr std::uint32_t kUnknownComputeUnits = 256;
-// Calls in flight: each has its own slots, ticket and result, so consecutive dispatches of one call
-// share no buffer and need no barrier between them; one comes before a set is used again.
-constexpr std::uint32_t kCallsInFlight = 8;
 // Bytes between the sets' tickets and results (no two in one cache line).
 constexpr VkDeviceSize kSetStride = 256;
 
@@ -54,7 +51,8 @@ std::optional<std::string> why_unavailable(const ShaderBackend& spec) {
 
 std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSource source) {
     std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.workgroup_size) +
-                       " loads=" + std::to_string(shape.loads_in_flight) + " per_unit=" + std::to_string(shape.groups_per_unit);
+                       " loads=" + std::to_string(shape.loads_in_flight) + " per_unit=" + std::to_string(shape.groups_per_unit) +
+                       " in_flight=" + std::to_string(shape.calls_in_flight);
     if (reduce == WorkgroupReduce::shared_memory) text += " reduce=shared";
     else if (shape.pinned_subgroup_size) text += " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
     else text += " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
@@ -63,8 +61,8 @@ std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSou
 
 VkDeviceSize round_up(VkDeviceSize bytes) { return (bytes + kSetStride - 1) / kSetStride * kSetStride; }
 
-// One backend's dispatches for one input size: its pipeline, and kCallsInFlight sets of slots,
-// ticket and result, used in turn.
+// One backend's dispatches for one input size: its pipeline, and the shape's calls in flight (at most
+// kCallsInFlight) sets of slots, ticket and result, used in turn.
 class VulkanCall final : public DeviceCall {
 public:
     VulkanCall(const ShaderBackend& spec, VulkanQueue& queue, Elements input, const LaunchKnobs& knobs, LaunchSource source)
@@ -76,9 +74,9 @@ public:
           source_(source),
           shape_(launch_shape(spec.reduce, n_, element_bytes_, knobs)),
           slot_stride_(round_up(std::uint64_t{shape_.workgroups} * element_bytes_)),
-          slots_(queue.context(), slot_stride_ * kCallsInFlight, Buffer::Where::device),
-          tickets_(queue.context(), kSetStride * kCallsInFlight, Buffer::Where::device),
-          out_(queue.context(), kSetStride * kCallsInFlight, Buffer::Where::device),
+          slots_(queue.context(), slot_stride_ * shape_.calls_in_flight, Buffer::Where::device),
+          tickets_(queue.context(), kSetStride * shape_.calls_in_flight, Buffer::Where::device),
+          out_(queue.context(), kSetStride * shape_.calls_in_flight, Buffer::Where::device),
           host_out_(queue.context(), element_bytes_, Buffer::Where::host) {
         // The shaders index the input in 32 bits, and NVIDIA's driver forms the byte offset in 32 bits
         // too: past 4 GiB it wraps (an H200 lost the last elements of 2^31 + 1001 floats).
@@ -96,7 +94,7 @@ public:
         // the L2's lines (an H100 summed 1 GiB twice at 5.4 TB/s), so such a call starts a new round.
         if (std::find(in_flight_.begin(), in_flight_.end(), in) != in_flight_.end()) next_set_ = 0;
         set_ = next_set_;
-        next_set_ = (next_set_ + 1) % kCallsInFlight;
+        next_set_ = (next_set_ + 1) % shape_.calls_in_flight;
         // A set used again: ordered after every command before (its last use, and the result's copy).
         const bool reused = set_ == 0;
         if (reused) in_flight_.clear();
@@ -184,14 +182,16 @@ LaunchSpace launch_space() {
     const std::uint32_t per_unit = facts.invocations_per_unit ? std::max<std::uint32_t>(facts.invocations_per_unit / 64, 1) : 16;
     return {.group_sizes = powers_of_two(std::min<std::uint32_t>(64, widest), widest),
             .loads = powers_of_two(1, 8),
-            .groups_per_unit = powers_of_two(1, std::min<std::uint32_t>(per_unit, 16))};
+            .groups_per_unit = powers_of_two(1, std::min<std::uint32_t>(per_unit, 16)),
+            .in_flight = powers_of_two(1, kCallsInFlight)};
 }
 
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs) {
     const DeviceFacts& facts = context().facts();
     LaunchShape shape{.workgroup_size = std::min(knobs.group_size, std::bit_floor(facts.max_workgroup_size)),
                       .loads_in_flight = knobs.loads,
-                      .groups_per_unit = knobs.groups_per_unit};
+                      .groups_per_unit = knobs.groups_per_unit,
+                      .calls_in_flight = std::min(knobs.in_flight, kCallsInFlight)};
     const std::uint64_t per_workgroup = std::uint64_t{shape.workgroup_size} * (16 / element_bytes) * shape.loads_in_flight;
     const std::uint64_t units = facts.compute_units ? facts.compute_units : kUnknownComputeUnits;
     const std::uint64_t most = std::min<std::uint64_t>(units * shape.groups_per_unit, facts.max_workgroups);

@@ -39,6 +39,11 @@ std::unique_ptr<DeviceQueue> make_queue();
 std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeCall>& backend, DeviceQueue& queue, Elements input);
 inline constexpr DeviceRuntime<MakeCall> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
 
+// Calls in flight at most (the knob in_flight): each has its own slots, ticket and result, so
+// consecutive dispatches of one call share no buffer and need no barrier between them; one comes
+// before a set is used again.
+inline constexpr std::uint32_t kCallsInFlight = 8;
+
 // A backend that is one module of vulkan/shaders/reduce.comp (and its float64 twin).
 struct ShaderBackend {
     std::string name;
@@ -68,6 +73,7 @@ struct LaunchShape {
     std::uint32_t workgroups = 0;
     std::uint32_t pinned_subgroup_size = 0;
     std::uint32_t groups_per_unit = 0;
+    std::uint32_t calls_in_flight = 1;  // sets of slots, ticket and result used in turn
 };
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs);
 // With the device's default knobs for n's size band (default_knobs).
