@@ -18,7 +18,7 @@ folders holding them. In this order, and nothing is changed until every check pa
      of fewer calls), a folder or archive only by one holding all it holds;
   5. scripts/plot.sh redraws the plots, summary.md and report.html (not with --no-plot, nor for a
      --results folder other than the repository's).
-Each file is written to a temporary beside it and renamed over it.
+Each file is written to a temporary beside it and renamed over it, and staged (git add).
 Exit status: 0 placed (coverage gaps are printed, not failed); 2 refused, nothing changed.
 """
 
@@ -266,6 +266,8 @@ def collect(args) -> int:
     for path, data in writes:
         write_atomically(path, data)
         print(f"wrote {path.relative_to(results)}")
+    # Staged, like the moves: the committed-rows tests (plot/tests) read the files git has.
+    git("add", "--", *(str(path) for path, _ in writes), cwd=results)
     if not args.no_plot and results == (REPO / "results").resolve():  # plot.sh draws the repository's results/
         subprocess.run([str(REPO / "scripts" / "plot.sh")], cwd=REPO, check=True)
     return 0

@@ -161,10 +161,13 @@ def main():
         check("m1-a.csv (release-m1-t, s1): no row: cpu/exact/serial f32 cancel threads 1 at 2^11 (isolated)" in out
               or "m1-a.csv (release-m1-t, s1): no row: cpu/serial/accumulate-f32 f32 cancel threads 1 at 2^11 (isolated)" in out,
               f"the cut row not listed:\n{out}")
-        moved = git(repo, "status", "--porcelain")
+        staged = git(repo, "diff", "--cached", "--name-status", "--no-renames")
         for old, new in [("old.csv", f"archive/{OLD}/old.csv"), ("latency/old.csv", f"archive/{OLD}/latency/old.csv"),
                          ("m1-a.csv", f"archive/{OLD}/m1-a.csv")]:
-            check(f"R  results/{old} -> results/{new}" in moved, f"{old} not moved to {new}:\n{moved}")
+            check(f"A\tresults/{new}\n" in staged and (repo / "results" / new).read_bytes() == old_rows,
+                  f"{old} not moved to {new}:\n{staged}")
+        for gone in ["old.csv", "latency/old.csv"]:
+            check(f"D\tresults/{gone}\n" in staged and not (repo / "results" / gone).exists(), f"{gone} stayed:\n{staged}")
         a_rows = list(csv.DictReader(open(repo / "results" / "m1-a.csv")))
         b_rows = list(csv.DictReader(open(repo / "results" / "latency" / "m1-b.csv")))
         check(len(a_rows) == 7 and {r["version"] for r in a_rows} == {TAG}, f"m1-a.csv: {len(a_rows)} rows")
