@@ -8,8 +8,9 @@
 #                   and element type of a step) is started only when its estimate fits in what is
 #                   left; it runs under a timeout of what is left, and one stopped there is run
 #                   again whole by the next call (its rows so far kept apart, as *.part.csv)
-#        RESUME     the previous call's archive (release-PREFIX-PLAN.tgz): its rows, timings, logs and
-#                   launch-shape cache are taken over, and its units done are not run again
+#        RESUME     the previous call's archive (release-PREFIX-PLAN.tgz; default: $OUT's own, where a
+#                   call on this machine left one): its rows, timings, logs and launch-shape cache
+#                   are taken over, and its units done are not run again
 #        STEPS      the plan's steps to run, comma-separated (default: all of them, in order)
 #        PREFIX     the machine's name in the results' file names (default: the GPU's model, h200 or
 #                   h100, with xN for N GPUs; dev-vm on a machine without an NVIDIA GPU)
@@ -82,11 +83,14 @@ name=release-$PREFIX-$plan
 mkdir -p "$out"
 state=$(cd "$out" && pwd)/$name
 
-# The state: the previous call's archive, or this out folder's own from an earlier call.
-if [[ -n ${RESUME:-} ]]; then
-    [[ ! -e $state ]] || { echo "release.sh: $state exists: RESUME would mix two states" >&2; exit 2; }
-    tar -xzf "$RESUME" -C "$out" || { echo "release.sh: cannot read RESUME=$RESUME" >&2; exit 2; }
-    [[ -d $state ]] || { echo "release.sh: $RESUME holds no $name/ (another machine's or plan's?)" >&2; exit 2; }
+# The state: the previous call's archive (RESUME, else this out folder's own), or the folder a
+# killed call left unpacked here.
+resume=${RESUME:-}
+[[ -n $resume || ! -f $out/$name.tgz ]] || resume=$out/$name.tgz
+if [[ -n $resume ]]; then
+    [[ ! -e $state ]] || { echo "release.sh: $state exists beside $resume: which one is the state?" >&2; exit 2; }
+    tar -xzf "$resume" -C "$out" || { echo "release.sh: cannot read $resume" >&2; exit 2; }
+    [[ -d $state ]] || { echo "release.sh: $resume holds no $name/ (another machine's or plan's?)" >&2; exit 2; }
 fi
 mkdir -p "$state/rows" "$state/lists" "$state/logs" "$state/launch-cache"
 if [[ -f $state/version.txt ]]; then
@@ -156,22 +160,24 @@ estimate() {  # estimate STEP CASES BYTES COST: seconds, from the step's timings
         }' "$state/done.tsv"
 }
 
-# The cases of each selected step here, for the estimates and for release_collect.py's coverage.
+mpirun=(mpirun --oversubscribe)
+[[ $(id -u) -eq 0 ]] && mpirun+=(--allow-run-as-root)
+# The cases of each selected step here, for the estimates and for release_collect.py's coverage
+# (an mpi step's as one rank lists them: the rank count is no part of a case's name).
 for line in "${lines[@]}"; do
     read -r _ step _ tool backends sizes dtypes inputs _ args <<<"$line"
     selected "$step" || continue
-    [[ $tool == bench || $tool == mpi:* ]] || continue
+    launcher=()
+    case $tool in bench) ;; mpi:*) launcher=("${mpirun[@]}" -np 1) ;; *) continue ;; esac
     read -ra extra <<<"${args:-}"
     : > "$state/lists/$step.txt"
     IFS=, read -ra input_list <<<"$inputs"
     for input in "${input_list[@]}"; do
-        "$bench" --backend="$backends" --sizes="$sizes" --dtype="$dtypes" --input="$input" "${extra[@]}" \
+        "${launcher[@]}" "$bench" --backend="$backends" --sizes="$sizes" --dtype="$dtypes" --input="$input" "${extra[@]}" \
             --benchmark_list_tests 2>> "$logs/lists.log" | grep -E '/n:[0-9]+/dtype:' >> "$state/lists/$step.txt" || true
     done
 done
 
-mpirun=(mpirun --oversubscribe)
-[[ $(id -u) -eq 0 ]] && mpirun+=(--allow-run-as-root)
 left=()    # units not run for want of time
 failed=()  # units whose run failed or was stopped, or that have no case here
 pending=0  # selected units not done after this call

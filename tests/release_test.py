@@ -3,8 +3,8 @@
 has a space, with a plan of three steps:
 
 - release.sh refuses a build that is not a release tag (unless FORCE=1), starts no unit whose
-  estimate is past its budget and names it, resumes from its archive without running a done unit
-  again, and refuses an archive of another version;
+  estimate is past its budget and names it, resumes from its archive (RESUME, or the one in its out
+  folder) without running a done unit again, and refuses an archive of another version;
 - release_collect.py, in a scratch git repository, refuses a wrong tag, a dirty results/ and a move
   onto an existing file; lists the units not run and the listed cases with no row; moves the old
   version's files to results/archive/OLD/ (git mv), writes the rows under the plan's names and the
@@ -112,6 +112,11 @@ def main():
             again = t.extractfile("release-m1-t/done.tsv").read().decode().splitlines()
             called = [n for n in t.getnames() if n.endswith("/console.log")]
         check(status == 0 and again == done and len(called) == 2, f"call 2: {status}, {again}, {called}\n{out}")
+        # Call 3, in the same out folder: its archive is the state, without RESUME.
+        status, out = run([RELEASE, "t", bundle], tmp, env, FORCE="1", STEPS="s2")
+        with tarfile.open(archive) as t:
+            called = [n for n in t.getnames() if n.endswith("/console.log")]
+        check(status == 0 and len(called) == 3, f"call 3: {status}, {called}\n{out}")
         status, out = run([RELEASE, "t", bundle], tmp, env, FORCE="1", STEPS="nope", OUT=str(tmp / "out 2"))
         check(status == 2 and "no step 'nope'" in out, f"an unknown step: {status}\n{out}")
 
