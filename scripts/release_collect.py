@@ -123,6 +123,22 @@ def size_text(n: str) -> str:
     return f"2^{v.bit_length() - 1}" if v & (v - 1) == 0 else n
 
 
+def sizes_text(sizes: list[str]) -> str:
+    """2^10, 2^11, 2^12, 2^20 -> 2^10..2^12, 2^20: runs of consecutive powers of two joined."""
+    parts, run = [], []
+    for size in sizes + [None]:
+        m = re.fullmatch(r"2\^(\d+)", size or "")
+        if m and run and int(m[1]) == run[-1] + 1:
+            run.append(int(m[1]))
+            continue
+        if run:
+            parts.append(f"2^{run[0]}" + (f"..2^{run[-1]}" if len(run) > 2 else f", 2^{run[-1]}" if len(run) == 2 else ""))
+        run = [int(m[1])] if m else []
+        if size and not m:
+            parts.append(size)
+    return ", ".join(parts)
+
+
 def git(*args: str, cwd: Path) -> str:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
 
@@ -174,6 +190,7 @@ def collect(args) -> int:
     # 1. The rows, checked: one header, every row of the tag.
     header = None
     files = defaultdict(list)  # results-relative CSV path -> data lines, in plan order
+    machines = defaultdict(set)  # results-relative CSV path -> the rows' machine ids
     folders = {}  # results-relative folder -> {relative name: bytes}
     coverage = []
     for a in archives:
@@ -207,11 +224,15 @@ def collect(args) -> int:
                     if row.get("version") != tag:
                         raise Refused(f"{a.path}: rows/{name}/{unit}.csv line {i}: version '{row.get('version')}', not {tag}")
                     present |= row_keys(row, ranks)
+                    machines[f"{target}.csv"].add(row["machine"])
                 files[f"{target}.csv"] += [line if line.endswith("\n") else line + "\n" for line in lines[1:]]
             coverage += report_coverage(a, step, target, ranks, not_run, present)
 
     print("coverage (what the plans name that has no row):")
     print("\n".join(coverage) if coverage else "  every planned case has its row")
+    for rel, ids in sorted(machines.items()):
+        if len(ids) > 1:  # a fresh device machine per call may be another host of the kind
+            print(f"note: {rel} holds rows of {len(ids)} machines: {', '.join(sorted(ids))}")
 
     # 2. results/ as git has it, and the moves and writes, all planned before any is made.
     try:
@@ -282,7 +303,7 @@ def report_coverage(a: Archive, step, target, ranks, not_run, present) -> list[s
         by = defaultdict(list)
         for input_, dtype, size in not_run:
             by[(input_, dtype)].append(size)
-        lines += [f"{where}: not run: {i} {d} at {', '.join(s)}" if tool != "yardstick" else f"{where}: not run"
+        lines += [f"{where}: not run: {i} {d} at {sizes_text(s)}" if tool != "yardstick" else f"{where}: not run"
                   for (i, d), s in by.items()]
     if tool == "bench" or tool.startswith("mpi:"):
         sizes = expand_sizes(step[5])
@@ -298,7 +319,7 @@ def report_coverage(a: Archive, step, target, ranks, not_run, present) -> list[s
             what = f"{case['backend']} {case['dtype']} {case['input']} threads {case['threads']}"
             missing[what + (f" gpus {case['gpus']}" if case["gpus"] else "")].add((int(case["n"]), case_key(case, ranks)[6]))
         for what, cases in sorted(missing.items()):
-            at = ", ".join(size_text(str(n)) for n in sorted({n for n, _ in cases}))
+            at = sizes_text([size_text(str(n)) for n in sorted({n for n, _ in cases})])
             lines.append(f"{where}: no row: {what} at {at} ({', '.join(sorted({t for _, t in cases}))})")
     return lines
 
