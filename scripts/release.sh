@@ -181,6 +181,7 @@ done
 left=()    # units not run for want of time
 failed=()  # units whose run failed or was stopped, or that have no case here
 pending=0  # selected units not done after this call
+left_s=0   # their estimates, summed
 for line in "${lines[@]}"; do
     read -r _ step _ tool backends sizes dtypes inputs cost args <<<"$line"
     selected "$step" || continue
@@ -221,6 +222,7 @@ for line in "${lines[@]}"; do
         now_left=$((budget > 0 ? budget - pack_s - (SECONDS - started) : 1 << 30))
         if ((need > now_left)); then
             left+=("$step/$unit (~${need}s)")
+            left_s=$((left_s + need))
             pending=$((pending + 1))
             continue
         fi
@@ -272,7 +274,7 @@ done
 say "release.sh: call $call of $name took $((SECONDS - started))s"
 ((${#failed[@]} == 0)) || { say "failed or stopped:"; printf '  %s\n' "${failed[@]}" | tee -a "$logs/console.log"; }
 if ((${#left[@]})); then
-    say "left for the next call (RESUME=$name.tgz), ${#left[@]} units:"
+    say "left for the next calls (RESUME=$name.tgz), ${#left[@]} units, about ${left_s}s by the estimates:"
     printf '  %s\n' "${left[@]}" | tee -a "$logs/console.log"
 fi
 trap - TERM INT HUP
