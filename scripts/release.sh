@@ -221,7 +221,7 @@ for line in "${lines[@]}"; do
         need=$(if [[ $tool == yardstick ]]; then estimate "$step" 1 0 "$cost+0"; else estimate "$step" "$cases" "$bytes" "$cost"; fi)
         now_left=$((budget > 0 ? budget - pack_s - (SECONDS - started) : 1 << 30))
         if ((need > now_left)); then
-            left+=("$step/$unit (~${need}s)")
+            left+=("$step/$unit (~${need}s$( ((budget > 0 && need > budget - pack_s)) && echo ": more than a whole call's budget"))")
             left_s=$((left_s + need))
             pending=$((pending + 1))
             continue
