@@ -63,6 +63,11 @@ fi
 # The plan's lines, and the steps selected.
 mapfile -t lines < <(awk -v p="$plan" '!/^[[:space:]]*(#|$)/ && $1 == p' "$plans")
 ((${#lines[@]})) || { echo "release.sh: no plan '$plan' in $plans (plans: $(awk '!/^#/ && NF {print $1}' "$plans" | sort -u | paste -sd' '))" >&2; exit 2; }
+for line in "${lines[@]}"; do
+    read -r _ step _ tool _ _ _ _ cost _ <<<"$line"
+    [[ $tool =~ ^(bench|mpi:[1-9][0-9]*|frameworks|yardstick)$ && $cost =~ ^[0-9.]+(\+[0-9.]+)?$ ]] ||
+        { echo "release.sh: $plans: step $step: tool '$tool' or cost '$cost' is not one the header names" >&2; exit 2; }
+done
 if [[ -n ${STEPS:-} ]]; then
     IFS=, read -ra wanted <<<"$STEPS"
     for s in "${wanted[@]}"; do
@@ -229,7 +234,7 @@ for line in "${lines[@]}"; do
         rows=$state/rows/$step/$unit
         log=$logs/$step-$unit.log
         rm -rf "$rows.part.csv" "$rows.part"
-        t0=$EPOCHREALTIME
+        t0=${EPOCHREALTIME/,/.}  # seconds.microseconds, whatever the locale's decimal mark
         rc=0
         case $tool in
             bench)
@@ -246,11 +251,8 @@ for line in "${lines[@]}"; do
                 [[ -x $yardstick_bench ]] || { failed+=("$step/$unit (no cpu_yardstick in $bundle)"); pending=$((pending + 1)); continue; }
                 OUT=$rows.part timeout -k 10 "$now_left" env "${extra[@]}" "$here/cpu_speed_check.sh" "$(dirname "$yardstick_bench")" \
                     > "$log" 2>&1 || rc=$? ;;
-            *)
-                echo "release.sh: step $step: unknown tool '$tool'" >&2
-                exit 2 ;;
         esac
-        took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.2f", b - a}')
+        took=$(awk -v a="$t0" -v b="${EPOCHREALTIME/,/.}" 'BEGIN {printf "%.2f", b - a}')
         if ((rc > 1)); then
             # Stopped by the timeout, or refused (2): its rows so far stay apart, and the next call
             # runs the unit again whole. Exit status 1 (a case failed or was skipped) counts as run.

@@ -207,7 +207,7 @@ def collect(args) -> int:
                     base = f"{a.top}/rows/{name}/all/"
                     folder = folders.setdefault(f"{target}-{tag}", {})
                     for m in a.tar.getmembers():
-                        if m.isfile() and m.name.startswith(base):
+                        if m.isfile() and m.name.startswith(base) and m.name.endswith((".csv", ".txt")):  # logs: in logs/
                             folder[m.name[len(base):]] = data = a.tar.extractfile(m).read()
                             if m.name.endswith(".csv") and {r.get("version") for r in csv.DictReader(io.StringIO(data.decode()))} - {tag}:
                                 raise Refused(f"{a.path}: {m.name} holds rows of another version than {tag}")
