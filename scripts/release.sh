@@ -6,8 +6,9 @@
 #   scripts/release.sh PLAN [BUNDLE_DIR]          (PLAN: gpu, host, scale, dev; default bundle)
 #   env: BUDGET_S   seconds this call may spend (default 560; 0: no limit). A unit (one input, size
 #                   and element type of a step) is started only when its estimate fits in what is
-#                   left; it runs under a timeout of what is left, and one stopped there is run
-#                   again whole by the next call (its rows so far kept apart, as *.part.csv)
+#                   left (a frameworks step's unit: all its sizes); it runs under a timeout of what
+#                   is left, and one stopped there is run again whole by the next call (its rows so
+#                   far kept apart, as *.part.csv)
 #        RESUME     the previous call's archive (release-PREFIX-PLAN.tgz; default: $OUT's own, where a
 #                   call on this machine left one): its rows, timings, logs and launch-shape cache
 #                   are taken over, and its units done are not run again
@@ -195,6 +196,12 @@ for line in "${lines[@]}"; do
     units=()  # "input size dtype"
     if [[ $tool == yardstick ]]; then
         units=("- all -")
+    elif [[ $tool == frameworks ]]; then  # one run for all sizes: each run imports every framework anew
+        IFS=, read -ra input_list <<<"$inputs"
+        IFS=, read -ra dtype_list <<<"$dtypes"
+        for input in "${input_list[@]}"; do
+            for dtype in "${dtype_list[@]}"; do units+=("$input $sizes $dtype"); done
+        done
     else
         IFS=, read -ra input_list <<<"$inputs"
         IFS=, read -ra dtype_list <<<"$dtypes"
@@ -212,7 +219,10 @@ for line in "${lines[@]}"; do
         if [[ $tool == yardstick ]]; then
             cases=1
         elif [[ $tool == frameworks ]]; then
-            cases=8  # no case list: the plan's cost per case is per framework backend, about 8 of them
+            # No case list: about 8 framework backends a size; bytes per case, their mean over the sizes.
+            mapfile -t each < <(expand_sizes "$size")
+            cases=$((8 * ${#each[@]}))
+            bytes=$(for s in "${each[@]}"; do bytes_of "$s" "$dtype"; done | awk '{t += $1} END {printf "%d\n", t / NR}')
         elif [[ $size == per-thread:* ]]; then
             cases=$(grep -cF "/dtype:$dtype/input:$input/" "$state/lists/$step.txt" || true)
         else
@@ -253,19 +263,16 @@ for line in "${lines[@]}"; do
                     > "$log" 2>&1 || rc=$? ;;
         esac
         took=$(awk -v a="$t0" -v b="${EPOCHREALTIME/,/.}" 'BEGIN {printf "%.2f", b - a}')
-        if ((rc > 1)); then
-            # Stopped by the timeout, or refused (2): its rows so far stay apart, and the next call
-            # runs the unit again whole. Exit status 1 (a case failed or was skipped) counts as run.
-            say "  $step $unit: exit status $rc after ${took}s (estimate ${need}s); rows so far in rows/$step/$unit.part*"
+        if ((rc > 1)) || [[ $tool != yardstick && ! -s $rows.part.csv ]]; then
+            # Stopped by the timeout, refused (2), or nothing measured (a framework that would not
+            # import): its rows so far stay apart, and the next call runs the unit again whole.
+            # Exit status 1 with rows (a case failed or was skipped) counts as run.
+            say "  $step $unit: exit status $rc after ${took}s (estimate ${need}s), not done$([[ -s $rows.part.csv || -d $rows.part ]] && echo "; rows so far in rows/$step/$unit.part*")"
             failed+=("$step/$unit (exit status $rc: not done, in logs/call-$call/$step-$unit.log)")
             pending=$((pending + 1))
             continue
         fi
-        if [[ $tool == yardstick ]]; then
-            mv "$rows.part" "$rows"
-        else
-            [[ -f $rows.part.csv ]] && mv "$rows.part.csv" "$rows.csv"
-        fi
+        if [[ $tool == yardstick ]]; then mv "$rows.part" "$rows"; else mv "$rows.part.csv" "$rows.csv"; fi
         # Recorded last: a unit is done once its rows are in place.
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$step" "$unit" "$cases" "$bytes" "$took" "$rc" "$call" >> "$state/done.tsv"
         ((rc == 0)) || failed+=("$step/$unit (exit status 1: a case failed or was skipped, in logs/call-$call/$step-$unit.log)")

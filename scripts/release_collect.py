@@ -104,6 +104,8 @@ def units(step: list[str]) -> list[tuple[str, str, str]]:
     _, _, _, tool, _, sizes, dtypes, inputs = step[:8]
     if tool == "yardstick":
         return [("-", "all", "-")]
+    if tool == "frameworks":  # one run for all sizes, as release.sh runs it
+        return [(i, sizes, d) for i in inputs.split(",") for d in dtypes.split(",")]
     return [(i, s, d) for i in inputs.split(",") for s in expand_sizes(sizes) for d in dtypes.split(",")]
 
 
