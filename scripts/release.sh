@@ -57,13 +57,15 @@ if [[ -z ${VK_DRIVER_FILES:-} && -f $nvidia_icd ]]; then export VK_DRIVER_FILES=
 version=$("$bench" --version)
 echo "release.sh: version $version, plan $plan, bundle $bundle"
 if ! [[ $version =~ ^results-[A-Za-z0-9._-]+$ && ! $version =~ -[0-9]+-g[0-9a-f]+(-dirty)?$ && $version != *-dirty ]]; then
-    [[ ${FORCE:-} == 1 ]] || { echo "release.sh: version '$version' is not a release tag (results-*): build at the tag, or FORCE=1" >&2; exit 2; }
+    [[ ${FORCE:-} == 1 ]] ||
+        { echo "release.sh: version '$version' is not a release tag (results-*): build at the tag, or FORCE=1" >&2; exit 2; }
     echo "release.sh: FORCE=1: measuring version '$version', which is not a release tag"
 fi
 
 # The plan's lines, and the steps selected.
 mapfile -t lines < <(awk -v p="$plan" '!/^[[:space:]]*(#|$)/ && $1 == p' "$plans")
-((${#lines[@]})) || { echo "release.sh: no plan '$plan' in $plans (plans: $(awk '!/^#/ && NF {print $1}' "$plans" | sort -u | paste -sd' '))" >&2; exit 2; }
+((${#lines[@]})) ||
+    { echo "release.sh: no plan '$plan' in $plans (plans: $(awk '!/^#/ && NF {print $1}' "$plans" | sort -u | paste -sd' '))" >&2; exit 2; }
 for line in "${lines[@]}"; do
     read -r _ step _ tool _ _ _ _ cost _ <<<"$line"
     [[ $tool =~ ^(bench|mpi:[1-9][0-9]*|frameworks|yardstick)$ && $cost =~ ^[0-9.]+(\+[0-9.]+)?$ ]] ||
@@ -101,7 +103,8 @@ fi
 mkdir -p "$state/rows" "$state/lists" "$state/logs" "$state/launch-cache"
 if [[ -f $state/version.txt ]]; then
     was=$(<"$state/version.txt")
-    [[ $was == "$version" ]] || { echo "release.sh: $state holds rows of version '$was', this bundle is '$version': one release is one version" >&2; exit 2; }
+    [[ $was == "$version" ]] ||
+        { echo "release.sh: $state holds rows of version '$was', this bundle is '$version': one release is one version" >&2; exit 2; }
 else
     echo "$version" > "$state/version.txt"
 fi
@@ -258,7 +261,11 @@ for line in "${lines[@]}"; do
                     --backend="$backends" --sizes="$size" --dtype="$dtype" --input="$input" "${extra[@]}" \
                     --csv="$rows.part.csv" > "$log" 2>&1 || rc=$? ;;
             yardstick)
-                [[ -x $yardstick_bench ]] || { failed+=("$step/$unit (no cpu_yardstick in $bundle)"); pending=$((pending + 1)); continue; }
+                if [[ ! -x $yardstick_bench ]]; then
+                    failed+=("$step/$unit (no cpu_yardstick in $bundle)")
+                    pending=$((pending + 1))
+                    continue
+                fi
                 OUT=$rows.part timeout -k 10 "$now_left" env "${extra[@]}" "$here/cpu_speed_check.sh" "$(dirname "$yardstick_bench")" \
                     > "$log" 2>&1 || rc=$? ;;
         esac
@@ -267,7 +274,8 @@ for line in "${lines[@]}"; do
             # Stopped by the timeout, refused (2), or nothing measured (a framework that would not
             # import): its rows so far stay apart, and the next call runs the unit again whole.
             # Exit status 1 with rows (a case failed or was skipped) counts as run.
-            say "  $step $unit: exit status $rc after ${took}s (estimate ${need}s), not done$([[ -s $rows.part.csv || -d $rows.part ]] && echo "; rows so far in rows/$step/$unit.part*")"
+            kept=$([[ -s $rows.part.csv || -d $rows.part ]] && echo "; rows so far in rows/$step/$unit.part*")
+            say "  $step $unit: exit status $rc after ${took}s (estimate ${need}s), not done$kept"
             failed+=("$step/$unit (exit status $rc: not done, in logs/call-$call/$step-$unit.log)")
             pending=$((pending + 1))
             continue

@@ -145,9 +145,13 @@ def git(*args: str, cwd: Path) -> str:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
 
 
+def versions_in(text: str) -> set[str]:
+    return {row.get("version") or "" for row in csv.DictReader(io.StringIO(text))}
+
+
 def versions_of(path: Path) -> set[str]:
     with open(path, newline="") as f:
-        return {row.get("version") or "" for row in csv.DictReader(f)}
+        return versions_in(f.read())
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -211,7 +215,7 @@ def collect(args) -> int:
                     for m in a.tar.getmembers():
                         if m.isfile() and m.name.startswith(base) and m.name.endswith((".csv", ".txt")):  # logs: in logs/
                             folder[m.name[len(base):]] = data = a.tar.extractfile(m).read()
-                            if m.name.endswith(".csv") and {r.get("version") for r in csv.DictReader(io.StringIO(data.decode()))} - {tag}:
+                            if m.name.endswith(".csv") and versions_in(data.decode()) - {tag}:
                                 raise Refused(f"{a.path}: {m.name} holds rows of another version than {tag}")
                     continue
                 text = a.text(f"rows/{name}/{unit}.csv", default="")
