@@ -16,7 +16,8 @@
 #        PREFIX     the machine's name in the results' file names (default: the GPU's model, h200 or
 #                   h100, with xN for N GPUs; dev-vm on a machine without an NVIDIA GPU)
 #        FORCE=1    run a build whose version is not a release tag (results-*, no commits after it)
-#        OUT        where the archive goes (default ./release-out)
+#        OUT        where the archive goes (default ./release-out, which git ignores)
+#        RELEASE_PLANS  another plans file (default scripts/release_plans.txt)
 #
 # The rows of every call carry the bundle's version (`accumulate_bench --version`); a resumed archive
 # of another version is refused. The estimate of a unit is its case count (--benchmark_list_tests)
@@ -27,8 +28,9 @@
 # What comes back is one archive, $OUT/release-PREFIX-PLAN.tgz, the state of the release on this
 # machine so far: version.txt, plan.txt (the plan's lines), done.tsv (step, unit, cases, bytes per
 # case, seconds, exit status, call), rows/STEP/UNIT.csv (a yardstick step: rows/STEP/all/),
-# lists/STEP.txt (the cases each step has here), logs/call-K/ (this call's console and run logs)
-# and launch-cache/. scripts/release_collect.py places its rows under results/.
+# lists/STEP.txt (the cases each step has here), logs/call-K/ (this call's console and run logs,
+# and this script and the plans as it ran them) and launch-cache/. scripts/release_collect.py
+# places its rows under results/.
 # Exit status: 0 every selected unit is done; 3 units are left for the next call; 2 refused.
 set -euo pipefail
 
@@ -123,6 +125,7 @@ say() { echo "$*" | tee -a "$logs/console.log"; }
     lscpu 2>/dev/null | grep -E '^(Model name|CPU\(s\))' || true
 } >> "$logs/machine.txt"
 say "release.sh: version $version, $name, call $call, budget ${budget}s"
+cp "${BASH_SOURCE[0]}" "$plans" "$logs/"  # the scripts this call ran, beside its logs
 "$bench" --list > "$logs/list.txt" 2>&1 || true
 say "available here: $(awk '$3 == "available" {n[$2]++} END {for (d in n) printf "%s %d  ", d, n[d]}' "$logs/list.txt")"
 
