@@ -31,6 +31,8 @@ while IFS= read -r test; do programs+=("$test"); done < <(
 # nvbench (its libnvbench.so comes along).
 [[ -x $build/tools/single_pass_sweep ]] && programs+=("$build/tools/single_pass_sweep")
 [[ -x $build/tools/accumulate_nvbench ]] && programs+=("$build/tools/accumulate_nvbench")
+# The CPU yardstick, where it was built, for scripts/cpu_speed_check.sh on the GPU machines' hosts.
+[[ -x $build/tools/cpu_yardstick ]] && programs+=("$build/tools/cpu_yardstick")
 for p in "${programs[@]}"; do
     [[ -x $p ]] || { echo "bundle.sh: $p is missing: build first (cmake --build $build)" >&2; exit 1; }
 done
