@@ -68,6 +68,7 @@ struct GpuPart {
         Event combined{cudaEventDisableTiming};  // its all-reduce has ended: it may be written again
     };
     std::array<Slot, kCallsInFlight> slots;
+    Slot& slot_at(int slot) { return slots[static_cast<std::size_t>(slot)]; }
     RotatingInput copies;
     std::unique_ptr<ShardSum<T>> sum;
 
@@ -80,7 +81,7 @@ struct GpuPart {
     // The next call's reduction into `slot` on the compute stream, once the slot's last all-reduce
     // has ended (an event never recorded counts as ended); the combine stream then waits for it.
     void reduce(int slot) {
-        Slot& s = slots[static_cast<std::size_t>(slot)];
+        Slot& s = slot_at(slot);
         SHOOTOUT_CUDA_CHECK(cudaStreamWaitEvent(queue.stream(), s.combined));
         sum->enqueue(static_cast<const T*>(device_address(copies.memory(), copies.next())), slot, queue.stream());
         SHOOTOUT_CUDA_CHECK(cudaEventRecord(s.reduced, queue.stream()));
@@ -88,12 +89,12 @@ struct GpuPart {
     }
 
     // After the slot's all-reduce has been enqueued on the combine stream.
-    void combined(int slot) { SHOOTOUT_CUDA_CHECK(cudaEventRecord(slots[static_cast<std::size_t>(slot)].combined, combine)); }
+    void combined(int slot) { SHOOTOUT_CUDA_CHECK(cudaEventRecord(slot_at(slot).combined, combine)); }
 
     // The compute stream waits for the slot's all-reduce (with it, every earlier one), then records
     // the stop event.
     void stop_after(int slot) {
-        SHOOTOUT_CUDA_CHECK(cudaStreamWaitEvent(queue.stream(), slots[static_cast<std::size_t>(slot)].combined));
+        SHOOTOUT_CUDA_CHECK(cudaStreamWaitEvent(queue.stream(), slot_at(slot).combined));
         queue.record_stop();
     }
 };
@@ -136,7 +137,7 @@ public:
     double result() override {
         GpuPart<T>& first = *parts_.front();
         const DeviceScope on(first.device);
-        SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(first.slots[static_cast<std::size_t>(last_slot_)].combined));
+        SHOOTOUT_CUDA_CHECK(cudaEventSynchronize(first.slot_at(last_slot_).combined));
         return first.sum->result(last_slot_);
     }
 
