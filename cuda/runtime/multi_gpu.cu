@@ -78,18 +78,23 @@ struct GpuPart {
         SHOOTOUT_CUDA_CHECK(cudaStreamSynchronize(combine));
     }
 
+    // The stream that all-reduces: the combine stream when calls follow one another; the compute
+    // stream for a lone call (run()), which has nothing to overlap and so no hop between streams to pay.
+    cudaStream_t combining(int calls) const { return calls > 1 ? static_cast<cudaStream_t>(combine) : queue.stream(); }
+
     // The next call's reduction into `slot` on the compute stream, once the slot's last all-reduce
-    // has ended (an event never recorded counts as ended); the combine stream then waits for it.
-    void reduce(int slot) {
+    // has ended (an event never recorded counts as ended); the combining stream then waits for it.
+    void reduce(int slot, cudaStream_t combining) {
         Slot& s = slot_at(slot);
         SHOOTOUT_CUDA_CHECK(cudaStreamWaitEvent(queue.stream(), s.combined));
         sum->enqueue(static_cast<const T*>(device_address(copies.memory(), copies.next())), slot, queue.stream());
+        if (combining == queue.stream()) return;
         SHOOTOUT_CUDA_CHECK(cudaEventRecord(s.reduced, queue.stream()));
-        SHOOTOUT_CUDA_CHECK(cudaStreamWaitEvent(combine, s.reduced));
+        SHOOTOUT_CUDA_CHECK(cudaStreamWaitEvent(combining, s.reduced));
     }
 
-    // After the slot's all-reduce has been enqueued on the combine stream.
-    void combined(int slot) { SHOOTOUT_CUDA_CHECK(cudaEventRecord(slot_at(slot).combined, combine)); }
+    // After the slot's all-reduce has been enqueued on the combining stream.
+    void combined(int slot, cudaStream_t combining) { SHOOTOUT_CUDA_CHECK(cudaEventRecord(slot_at(slot).combined, combining)); }
 
     // The compute stream waits for the slot's all-reduce (with it, every earlier one), then records
     // the stop event.
@@ -101,14 +106,15 @@ struct GpuPart {
 
 // The timing rule (results/README.md, "nccl/* rows"): with both streams of every GPU idle, a start
 // event is recorded on each GPU's compute stream, then every call's reductions and all-reduce are
-// enqueued, then each compute stream waits for its combine stream's last all-reduce and records a
-// stop event; the time is the largest of the GPUs' start-to-stop times. A GPU's stop comes after its
-// part of the last all-reduce, which cannot end before every GPU has joined it, so the largest time
-// runs from that GPU's start to the last GPU's end; the starts are recorded back to back by the host
+// enqueued, then each compute stream waits for the last all-reduce and records a stop event; the
+// time is the largest of the GPUs' start-to-stop times. A GPU's stop comes after its part of the
+// last all-reduce, which cannot end before every GPU has joined it, so the largest time runs from
+// that GPU's start to the last GPU's end; the starts are recorded back to back by the host
 // (microseconds apart, before any work is enqueued), so it falls short of "first GPU's start to
 // last GPU's end" by at most that spread. In a batch, call k's all-reduce (combine stream) overlaps
 // call k+1's reduction (compute stream), as the overlap rule allows: each call has its own partial
-// slot, all-reduced only once written and written again only once its all-reduce has ended.
+// slot, all-reduced only once written and written again only once its all-reduce has ended. A lone
+// call (run()) all-reduces on its compute stream.
 template <class T>
 class MultiGpuReduction final : public Reduction {
 public:
@@ -157,14 +163,15 @@ private:
                 const int slot = call % kCallsInFlight;
                 for (auto& part : parts_) {
                     select_device(part->device);
-                    part->reduce(slot);
+                    part->reduce(slot, part->combining(calls));
                 }
                 SHOOTOUT_NCCL_CHECK(ncclGroupStart());
-                for (std::size_t g = 0; g < parts_.size(); ++g) parts_[g]->sum->all_reduce(slot, comms_[g], parts_[g]->combine);
+                for (std::size_t g = 0; g < parts_.size(); ++g)
+                    parts_[g]->sum->all_reduce(slot, comms_[g], parts_[g]->combining(calls));
                 SHOOTOUT_NCCL_CHECK(ncclGroupEnd());
                 for (auto& part : parts_) {
                     select_device(part->device);
-                    part->combined(slot);
+                    part->combined(slot, part->combining(calls));
                 }
                 last_slot_ = slot;
             }
