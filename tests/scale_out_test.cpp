@@ -1,7 +1,7 @@
 // The backends that split an input, in every element type they take: nccl/* over the GPUs of this
-// machine, at every GPU count it has, and mpi/* as one rank in this process
-// (tests/mpi_ranks_test.py runs them under mpirun). Without a GPU (or without NCCL) the GPU tests
-// report skipped with the reason the backend gives.
+// machine, at every GPU count it has, and their partial slots (NcclSlots); mpi/* as one rank in this
+// process (tests/mpi_ranks_test.py runs them under mpirun). Without a GPU (or without NCCL) the GPU
+// tests report skipped with the reason the backend gives.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -13,10 +13,16 @@
 #include <vector>
 
 #include "api/backend.hpp"
+#include "cuda/runtime/multi_gpu.cuh"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
 #include "exact/exact_sum.hpp"
 #include "bench/inputs.hpp"
+
+#ifdef SHOOTOUT_HAVE_NCCL
+#include "cuda/runtime/cuda_check.hpp"
+#include "cuda/runtime/device_buffer.cuh"
+#endif
 
 namespace shootout {
 namespace {
@@ -86,21 +92,23 @@ TEST_P(EveryMultiGpuBackend, WithinTheBoundOfItsTraitsOnUniformData) {
     });
 }
 
-// Declared reproducible at a GPU count: the same bits on every call, isolated or batched; declared
-// so for any count: the same bits for 1, 2, 4, 8 GPUs.
+// Declared reproducible at a GPU count: the same bits on every call, isolated or batched (a batch of
+// more calls than the partial slots: its result is its last call's); declared so for any count: the
+// same bits for 1, 2, 4, 8 GPUs.
 TEST_P(EveryMultiGpuBackend, ReproducibleAsDeclared) {
+    constexpr int kBatch = cuda::kCallsInFlight + 3;
     for_each_element_type(backend(), [&]<class T>(std::type_identity<T>) {
         const auto v = normal_values<T>(3000017, 9);
         std::optional<std::uint64_t> first_count_bits;
         for (int gpus : gpu_counts(backend())) {
-            auto reduction = backend().prepare(std::span<const T>(v), {.batch = 3, .gpus = gpus});
+            auto reduction = backend().prepare(std::span<const T>(v), {.batch = kBatch, .gpus = gpus});
             reduction->run();
             const double first = reduction->result();
             for (int call = 0; call < 10; ++call) {
                 reduction->run();
                 ASSERT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "call " << call;
             }
-            reduction->run_batch(3);
+            reduction->run_batch(kBatch);
             EXPECT_EQ(std::bit_cast<std::uint64_t>(reduction->result()), std::bit_cast<std::uint64_t>(first)) << "after a batch";
             if (backend().traits.reproducibility != Reproducibility::any_thread_count) continue;
             if (!first_count_bits) first_count_bits = std::bit_cast<std::uint64_t>(first);
@@ -147,6 +155,57 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryMultiGpuBackend,
                          ::testing::ValuesIn(backends_where([](const Backend& b) { return b.multi_gpu; })), backend_test_name);
 // A build without CUDA registers no nccl/* backends (the CUDA API's record names why).
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(EveryMultiGpuBackend);
+
+#ifdef SHOOTOUT_HAVE_NCCL
+// A ShardSum whose partial is the number of the call that wrote it (1, 2, ... over its life), one
+// byte per slot: after the all-reduce a slot holds gpus x that number, so result() shows whose slot
+// it read.
+class CallNumbers final : public cuda::ShardSum<float> {
+public:
+    CallNumbers() : slots_(cuda::kCallsInFlight) {}
+
+    void enqueue(const float*, int slot, cudaStream_t stream) override {
+        SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(slots_.get() + slot, ++calls_, 1, stream));
+    }
+    void all_reduce(int slot, ncclComm_t comm, cudaStream_t stream) override {
+        SHOOTOUT_NCCL_CHECK(ncclAllReduce(slots_.get() + slot, slots_.get() + slot, 1, ncclUint8, ncclSum, comm, stream));
+    }
+    double result(int slot) override {
+        unsigned char total = 0;
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(&total, slots_.get() + slot, 1, cudaMemcpyDeviceToHost));
+        return total;
+    }
+
+private:
+    int calls_ = 0;
+    cuda::DeviceBuffer<unsigned char> slots_;
+};
+
+// Batches of one call, of more calls than the slots, of as many and of fewer: the last call's slot
+// moves, and result() must read the one the last call wrote and every GPU all-reduced. (18 calls in
+// all: gpus x 18 fits a byte up to 14 GPUs.)
+TEST(NcclSlots, ResultIsTheLastCallsAllReduce) {
+    const Backend* nccl = find_backend("nccl/sum");
+    ASSERT_NE(nccl, nullptr);
+    if (auto reason = nccl->why_unavailable()) GTEST_SKIP() << *reason;
+    const auto spec = std::make_shared<const cuda::MultiGpuSpec>(cuda::MultiGpuSpec{
+        .name = "test/call-numbers",
+        .description = "each GPU's partial is the number of the call that wrote it",
+        .traits = {},
+        .make = [](std::size_t) -> std::unique_ptr<cuda::ShardSum<float>> { return std::make_unique<CallNumbers>(); }});
+    const std::vector<float> input(1000, 1.0f);
+    for (int gpus : gpu_counts(*nccl)) {
+        ASSERT_LE(gpus, 14);
+        auto reduction = cuda::make_multi_gpu_reduction(spec, std::span<const float>(input), gpus);
+        int calls = 0;
+        for (int batch : {1, cuda::kCallsInFlight + 3, 1, cuda::kCallsInFlight, cuda::kCallsInFlight - 1, 2}) {
+            EXPECT_GT(batch == 1 ? reduction->run().value_or(0) : reduction->run_batch(batch), 0);
+            calls += batch;
+            EXPECT_EQ(reduction->result(), gpus * calls) << "after a batch of " << batch << ", " << gpus << " GPUs";
+        }
+    }
+}
+#endif
 
 // The mpi/* backends as the one rank of a process that MPI was never started in: they make no MPI
 // call then, and must sum like their local backends.

@@ -3,8 +3,8 @@
 // and one 0/1 word per kind of special value); one ncclAllReduce (ncclInt64, ncclSum) adds the GPUs'
 // words, which is exact and independent of order, and the host rounds the total once
 // (exact::round_to_double): the same bits for 1, 2, 4 or 8 GPUs, and the same as every exact
-// backend's. The rounding happens in result(), after timing: the timed region ends with the
-// all-reduce, when every GPU holds the exact total.
+// backend's. The rounding happens in result(), after timing: the timed region ends with the last
+// call's all-reduce, when every GPU holds the exact total in that call's slot.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -34,24 +34,26 @@ struct ToWords {
 template <class T>
 class WordsSum final : public ShardSum<T> {
 public:
-    explicit WordsSum(std::size_t n) : launch_(n), words_(exact::kWords<T>) {}
+    explicit WordsSum(std::size_t n) : launch_(n), words_(kCallsInFlight * exact::kWords<T>) {}
 
     // An empty shard launches the kernel all the same: its last block writes a zero sum's words.
-    void enqueue(const T* in, cudaStream_t stream) override { launch_.enqueue(in, ToWords{words_.get()}, stream); }
+    void enqueue(const T* in, int slot, cudaStream_t stream) override { launch_.enqueue(in, ToWords{words(slot)}, stream); }
 
-    void all_reduce(ncclComm_t comm, cudaStream_t stream) override {
-        SHOOTOUT_NCCL_CHECK(ncclAllReduce(words_.get(), words_.get(), exact::kWords<T>, ncclInt64, ncclSum, comm, stream));
+    void all_reduce(int slot, ncclComm_t comm, cudaStream_t stream) override {
+        SHOOTOUT_NCCL_CHECK(ncclAllReduce(words(slot), words(slot), exact::kWords<T>, ncclInt64, ncclSum, comm, stream));
     }
 
-    double result() override {
-        std::vector<std::int64_t> words(exact::kWords<T>);
-        SHOOTOUT_CUDA_CHECK(cudaMemcpy(words.data(), words_.get(), words.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
-        return exact::from_words<T>(words.data()).round();
+    double result(int slot) override {
+        std::vector<std::int64_t> host(exact::kWords<T>);
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(host.data(), words(slot), host.size() * sizeof(std::int64_t), cudaMemcpyDeviceToHost));
+        return exact::from_words<T>(host.data()).round();
     }
 
 private:
+    long long* words(int slot) { return words_.get() + static_cast<std::size_t>(slot) * exact::kWords<T>; }
+
     exact_agent::ExactLaunch<T, ToWords> launch_;
-    DeviceBuffer<long long> words_;
+    DeviceBuffer<long long> words_;  // exact::kWords<T> per slot
 };
 #endif
 

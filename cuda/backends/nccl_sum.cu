@@ -23,28 +23,30 @@ namespace {
 template <class T>
 class PartialSum final : public ShardSum<T> {
 public:
-    explicit PartialSum(std::size_t n) : partial_(1) {
+    explicit PartialSum(std::size_t n) : partials_(kCallsInFlight) {
         if (n > 0) pass_.emplace(n);
     }
 
-    void enqueue(const T* in, cudaStream_t stream) override {
-        if (pass_) pass_->enqueue(in, partial_.get(), stream);
-        else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(partial_.get(), 0, sizeof(double), stream));  // an empty shard
+    void enqueue(const T* in, int slot, cudaStream_t stream) override {
+        if (pass_) pass_->enqueue(in, partial(slot), stream);
+        else SHOOTOUT_CUDA_CHECK(cudaMemsetAsync(partial(slot), 0, sizeof(double), stream));  // an empty shard
     }
 
-    void all_reduce(ncclComm_t comm, cudaStream_t stream) override {
-        SHOOTOUT_NCCL_CHECK(ncclAllReduce(partial_.get(), partial_.get(), 1, ncclFloat64, ncclSum, comm, stream));
+    void all_reduce(int slot, ncclComm_t comm, cudaStream_t stream) override {
+        SHOOTOUT_NCCL_CHECK(ncclAllReduce(partial(slot), partial(slot), 1, ncclFloat64, ncclSum, comm, stream));
     }
 
-    double result() override {
+    double result(int slot) override {
         double sum = 0;
-        SHOOTOUT_CUDA_CHECK(cudaMemcpy(&sum, partial_.get(), sizeof sum, cudaMemcpyDeviceToHost));
+        SHOOTOUT_CUDA_CHECK(cudaMemcpy(&sum, partial(slot), sizeof sum, cudaMemcpyDeviceToHost));
         return sum;
     }
 
 private:
+    double* partial(int slot) { return partials_.get() + slot; }
+
     std::optional<SinglePass<PlainSum<double>, T>> pass_;
-    DeviceBuffer<double> partial_;
+    DeviceBuffer<double> partials_;  // one per slot
 };
 #endif
 

@@ -19,7 +19,21 @@ namespace shootout::cuda {
 
 class Stream {
 public:
+    // A priority as cudaStreamCreateWithPriority takes it (lower numbers first).
+    struct Priority {
+        int value;
+        // The first the current device schedules: its blocks go before pending blocks of other streams.
+        static Priority highest() {
+            int least = 0, greatest = 0;
+            SHOOTOUT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+            return {greatest};
+        }
+    };
+
     Stream() { SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    explicit Stream(Priority priority) {
+        SHOOTOUT_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority.value));
+    }
     // Another owner's stream (nvbench's), used and left to it.
     explicit Stream(cudaStream_t borrowed) : stream_(borrowed), owned_(false) {}
     ~Stream() {
@@ -36,7 +50,8 @@ private:
 
 class Event {
 public:
-    Event() { SHOOTOUT_CUDA_CHECK(cudaEventCreate(&event_)); }
+    // cudaEventDisableTiming for one that only orders streams: recording and waiting on it are cheaper.
+    explicit Event(unsigned flags = cudaEventDefault) { SHOOTOUT_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
     ~Event() { cudaEventDestroy(event_); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
