@@ -61,17 +61,19 @@ std::optional<std::string> why_type_unavailable(ElementType type) {
     return std::nullopt;
 }
 
-// One input size's dispatch: the launch every vulkan/* call makes, each workgroup's words in the
-// slots, the ticket, the rounded sum's bits.
+// One input size's dispatch: the launch every vulkan/* call makes, and per call in flight (CallSets)
+// a set of each workgroup's words in the slots, the ticket, the rounded sum's bits.
 class ExactCall final : public DeviceCall {
 public:
     ExactCall(VulkanQueue& queue, Elements input)
         : queue_(queue),
           n_(input.size()),
           shape_(launch_shape(WorkgroupReduce::subgroup, n_, element_bytes(input.type()))),
-          slots_(queue.context(), std::uint64_t{shape_.workgroups} * (exact::kDigits<float> + 1) * sizeof(std::int64_t), Buffer::Where::device),
-          ticket_(queue.context(), sizeof(std::uint32_t), Buffer::Where::device),
-          out_(queue.context(), sizeof(double), Buffer::Where::device),
+          sets_(shape_.calls_in_flight),
+          slot_stride_((std::uint64_t{shape_.workgroups} * (exact::kDigits<float> + 1) * sizeof(std::int64_t) + kSetStride - 1) / kSetStride * kSetStride),
+          slots_(queue.context(), slot_stride_ * sets_.count(), Buffer::Where::device),
+          tickets_(queue.context(), kSetStride * sets_.count(), Buffer::Where::device),
+          out_(queue.context(), kSetStride * sets_.count(), Buffer::Where::device),
           host_out_(queue.context(), sizeof(double), Buffer::Where::host) {
         if (input.size_bytes() > (std::size_t{1} << 32))
             throw ResourceExhausted(std::to_string(n_) + " elements: the shaders address at most 4 GiB of input (32-bit offsets)");
@@ -80,25 +82,28 @@ public:
         const std::uint32_t smallest = shape_.pinned_subgroup_size ? shape_.pinned_subgroup_size : facts.min_subgroup_size;
         const std::uint32_t constants[] = {shape_.workgroup_size, shape_.loads_in_flight, (shape_.workgroup_size + smallest - 1) / smallest};
         pipeline_ = queue.context().pipeline(module_for(input.type()), constants, shape_.pinned_subgroup_size);
-        queue_.fill(ticket_, 0);
+        queue_.fill(tickets_, 0);
     }
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
+        const VkDeviceAddress in = n_ > 0 ? buffer_of(input).address() + offset : 0;
+        const DispatchOrder order = sets_.next(in);
+        const VkDeviceSize set = sets_.current();
         if (n_ == 0) {
             queue_.fill(out_, 0);  // +0, the empty sum's bits
         } else {
-            const VkDeviceAddress in = buffer_of(input).address() + offset;
-            const ExactConstants constants{.vectors = in, .elements = in, .slots = slots_.address(), .ticket = ticket_.address(),
-                                           .out = out_.address(), .n = static_cast<std::uint32_t>(n_), .unused = 0};
-            queue_.dispatch(pipeline_, &constants, shape_.workgroups);
+            const ExactConstants constants{.vectors = in, .elements = in, .slots = slots_.address() + set * slot_stride_,
+                                           .ticket = tickets_.address() + set * kSetStride, .out = out_.address() + set * kSetStride,
+                                           .n = static_cast<std::uint32_t>(n_), .unused = 0};
+            queue_.dispatch(pipeline_, &constants, shape_.workgroups, order);
         }
         to_host_ = result_to_host;
-        if (to_host_) queue_.copy(host_out_, 0, out_, 0, sizeof(double));
+        if (to_host_) copy_result();
     }
 
     double result() override {
         if (!to_host_) {
-            queue_.copy(host_out_, 0, out_, 0, sizeof(double));
+            copy_result();
             queue_.finish();
         }
         double sum = 0;
@@ -110,14 +115,18 @@ public:
         const std::string subgroup = shape_.pinned_subgroup_size ? std::to_string(shape_.pinned_subgroup_size) + " (pinned)"
                                                                  : std::to_string(queue_.context().facts().subgroup_size) + " (driver's choice)";
         return "workgroups=" + std::to_string(shape_.workgroups) + " workgroup=" + std::to_string(shape_.workgroup_size) +
-               " loads=" + std::to_string(shape_.loads_in_flight) + " subgroup=" + subgroup;
+               " loads=" + std::to_string(shape_.loads_in_flight) + " in_flight=" + std::to_string(sets_.count()) + " subgroup=" + subgroup;
     }
 
 private:
+    void copy_result() { queue_.copy(host_out_, 0, out_, sets_.current() * kSetStride, sizeof(double)); }
+
     VulkanQueue& queue_;
     std::size_t n_;
     LaunchShape shape_;
-    Buffer slots_, ticket_, out_, host_out_;
+    CallSets sets_;
+    VkDeviceSize slot_stride_;
+    Buffer slots_, tickets_, out_, host_out_;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
     bool to_host_ = false;
 };

@@ -23,8 +23,6 @@ constexpr LaunchKnobs kDefaultKnobs{.group_size = 256, .loads = 4, .groups_per_u
 // VK_AMD_shader_core_properties): 256 x 4 workgroups of 256, about what a large GPU holds at half
 // occupancy; the grid-stride loop takes the rest.
 constexpr std::uint32_t kUnknownComputeUnits = 256;
-// Bytes between the sets' tickets and results (no two in one cache line).
-constexpr VkDeviceSize kSetStride = 256;
 
 // reduce.comp's push constants.
 struct CallConstants {
@@ -62,7 +60,7 @@ std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSou
 VkDeviceSize round_up(VkDeviceSize bytes) { return (bytes + kSetStride - 1) / kSetStride * kSetStride; }
 
 // One backend's dispatches for one input size: its pipeline, and the shape's calls in flight (at most
-// kCallsInFlight) sets of slots, ticket and result, used in turn.
+// kCallsInFlight) sets of slots, ticket and result, used in turn (CallSets).
 class VulkanCall final : public DeviceCall {
 public:
     VulkanCall(const ShaderBackend& spec, VulkanQueue& queue, Elements input, const LaunchKnobs& knobs, LaunchSource source)
@@ -73,6 +71,7 @@ public:
           reduce_(spec.reduce),
           source_(source),
           shape_(launch_shape(spec.reduce, n_, element_bytes_, knobs)),
+          sets_(shape_.calls_in_flight),
           slot_stride_(round_up(std::uint64_t{shape_.workgroups} * element_bytes_)),
           slots_(queue.context(), slot_stride_ * shape_.calls_in_flight, Buffer::Where::device),
           tickets_(queue.context(), kSetStride * shape_.calls_in_flight, Buffer::Where::device),
@@ -90,22 +89,15 @@ public:
 
     void enqueue(DeviceQueue::Memory& input, std::size_t offset, bool result_to_host) override {
         const VkDeviceAddress in = n_ > 0 ? buffer_of(input).address() + offset : 0;
-        // Calls in flight together read different inputs: two reading the same bytes at once share
-        // the L2's lines (an H100 summed 1 GiB twice at 5.4 TB/s), so such a call starts a new round.
-        if (std::find(in_flight_.begin(), in_flight_.end(), in) != in_flight_.end()) next_set_ = 0;
-        set_ = next_set_;
-        next_set_ = (next_set_ + 1) % shape_.calls_in_flight;
-        // A set used again: ordered after every command before (its last use, and the result's copy).
-        const bool reused = set_ == 0;
-        if (reused) in_flight_.clear();
-        in_flight_.push_back(in);
-        // The empty sum, or what the atomics add to: every set's result zeroed at once.
-        if (n_ == 0 || (atomic_ && reused)) queue_.fill(out_, 0);
+        const DispatchOrder order = sets_.next(in);
+        const VkDeviceSize set = sets_.current();
+        // The empty sum, or what the atomics add to: every set's result zeroed at once, in a new round.
+        if (n_ == 0 || (atomic_ && order == DispatchOrder::after_previous)) queue_.fill(out_, 0);
         if (n_ > 0) {
-            const CallConstants constants{.vectors = in, .floats = in, .slots = slots_.address() + set_ * slot_stride_,
-                                          .ticket = tickets_.address() + set_ * kSetStride, .out = out_.address() + set_ * kSetStride,
+            const CallConstants constants{.vectors = in, .floats = in, .slots = slots_.address() + set * slot_stride_,
+                                          .ticket = tickets_.address() + set * kSetStride, .out = out_.address() + set * kSetStride,
                                           .n = static_cast<std::uint32_t>(n_), .unused = 0};
-            queue_.dispatch(pipeline_, &constants, shape_.workgroups, reused ? DispatchOrder::after_previous : DispatchOrder::independent);
+            queue_.dispatch(pipeline_, &constants, shape_.workgroups, order);
         }
         to_host_ = result_to_host;
         if (to_host_) copy_result();
@@ -129,7 +121,7 @@ public:
     std::string configuration() const override { return describe(shape_, reduce_, source_); }
 
 private:
-    void copy_result() { queue_.copy(host_out_, 0, out_, set_ * kSetStride, element_bytes_); }
+    void copy_result() { queue_.copy(host_out_, 0, out_, sets_.current() * kSetStride, element_bytes_); }
 
     VulkanQueue& queue_;
     std::size_t n_, element_bytes_;
@@ -137,11 +129,10 @@ private:
     WorkgroupReduce reduce_;
     LaunchSource source_;
     LaunchShape shape_;
+    CallSets sets_;
     VkDeviceSize slot_stride_;
     Buffer slots_, tickets_, out_, host_out_;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
-    std::uint32_t set_ = 0, next_set_ = 0;
-    std::vector<VkDeviceAddress> in_flight_;  // the inputs of the calls since the last barrier
     bool to_host_ = false;
 };
 
@@ -184,6 +175,19 @@ LaunchSpace launch_space() {
             .loads = powers_of_two(1, 8),
             .groups_per_unit = powers_of_two(1, std::min<std::uint32_t>(per_unit, 16)),
             .in_flight = powers_of_two(1, kCallsInFlight)};
+}
+
+DispatchOrder CallSets::next(VkDeviceAddress in) {
+    if (std::find(reading_.begin(), reading_.end(), in) != reading_.end()) next_ = 0;
+    set_ = next_;
+    next_ = (next_ + 1) % count_;
+    // A set used again: ordered after every command before (its last use, and the result's copy).
+    if (set_ != 0) {
+        reading_.push_back(in);
+        return DispatchOrder::independent;
+    }
+    reading_.assign(1, in);
+    return DispatchOrder::after_previous;
 }
 
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes, const LaunchKnobs& knobs) {

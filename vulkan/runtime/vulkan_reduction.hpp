@@ -6,12 +6,14 @@
 // (the launch floor) supplies its own call on the same queue.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "api/backend.hpp"
 #include "api/device_backend.hpp"
@@ -19,6 +21,7 @@
 #include "api/device_timing.hpp"
 #include "vulkan/runtime/context.hpp"
 #include "vulkan/runtime/vulkan_api.hpp"
+#include "vulkan/runtime/vulkan_queue.hpp"
 
 namespace shootout::vulkan {
 
@@ -43,6 +46,28 @@ inline constexpr DeviceRuntime<MakeCall> kRuntime{kDevice, why_no_device, device
 // consecutive dispatches of one call share no buffer and need no barrier between them; one comes
 // before a set is used again.
 inline constexpr std::uint32_t kCallsInFlight = 8;
+
+// Bytes between the sets' tickets and results (no two in one cache line).
+inline constexpr VkDeviceSize kSetStride = 256;
+
+// Which of a call's sets of scratch (slots, ticket, result) each call of a batch uses, under
+// results/README.md's "The overlap rule": calls in flight together use different sets and read
+// different inputs; the call that uses a set again, or reads an input a call since the last barrier
+// reads (two such share the L2's lines: an H100 summed 1 GiB twice at 5.4 TB/s), waits behind a
+// barrier for every command before it, and starts a new round at set 0.
+class CallSets {
+public:
+    explicit CallSets(std::uint32_t count) : count_(std::max<std::uint32_t>(count, 1)) {}
+    std::uint32_t count() const { return count_; }
+    // The next call, reading `in`: takes its set, and says whether its dispatch waits.
+    DispatchOrder next(VkDeviceAddress in);
+    // The set the last call took.
+    std::uint32_t current() const { return set_; }
+
+private:
+    std::uint32_t count_, set_ = 0, next_ = 0;
+    std::vector<VkDeviceAddress> reading_;  // the inputs of the calls since the last barrier
+};
 
 // A backend that is one module of vulkan/shaders/reduce.comp (and its float64 twin).
 struct ShaderBackend {
