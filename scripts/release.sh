@@ -40,7 +40,8 @@ plans=${RELEASE_PLANS:-$here/release_plans.txt}
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 (($# >= 1 && $# <= 2)) || usage
 plan=$1
-bundle=$(cd "${2:-bundle}" && pwd) || { echo "release.sh: no bundle folder '${2:-bundle}'" >&2; exit 2; }
+[[ -d ${2:-bundle} ]] || { echo "release.sh: no bundle folder '${2:-bundle}'" >&2; exit 2; }
+bundle=$(cd "${2:-bundle}" && pwd)
 budget=${BUDGET_S:-560}
 out=${OUT:-release-out}
 started=$SECONDS
@@ -56,14 +57,6 @@ source "$here/machine_libs.sh"  # a bundle leaves MPI and NCCL to the machine
 nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [[ -z ${VK_DRIVER_FILES:-} && -f $nvidia_icd ]]; then export VK_DRIVER_FILES=$nvidia_icd VK_ICD_FILENAMES=$nvidia_icd; fi
 
-version=$("$bench" --version)
-echo "release.sh: version $version, plan $plan, bundle $bundle"
-if ! [[ $version =~ ^results-[A-Za-z0-9._-]+$ && ! $version =~ -[0-9]+-g[0-9a-f]+(-dirty)?$ && $version != *-dirty ]]; then
-    [[ ${FORCE:-} == 1 ]] ||
-        { echo "release.sh: version '$version' is not a release tag (results-*): build at the tag, or FORCE=1" >&2; exit 2; }
-    echo "release.sh: FORCE=1: measuring version '$version', which is not a release tag"
-fi
-
 # The plan's lines, and the steps selected.
 mapfile -t lines < <(awk -v p="$plan" '!/^[[:space:]]*(#|$)/ && $1 == p' "$plans")
 ((${#lines[@]})) ||
@@ -73,6 +66,15 @@ for line in "${lines[@]}"; do
     [[ $tool =~ ^(bench|mpi:[1-9][0-9]*|frameworks|yardstick)$ && $cost =~ ^[0-9.]+(\+[0-9.]+)?$ ]] ||
         { echo "release.sh: $plans: step $step: tool '$tool' or cost '$cost' is not one the header names" >&2; exit 2; }
 done
+
+version=$("$bench" --version)
+echo "release.sh: version $version, plan $plan, bundle $bundle"
+if ! [[ $version =~ ^results-[A-Za-z0-9._-]+$ && ! $version =~ -[0-9]+-g[0-9a-f]+(-dirty)?$ && $version != *-dirty ]]; then
+    [[ ${FORCE:-} == 1 ]] ||
+        { echo "release.sh: version '$version' is not a release tag (results-*): build at the tag, or FORCE=1" >&2; exit 2; }
+    echo "release.sh: FORCE=1: measuring version '$version', which is not a release tag"
+fi
+
 if [[ -n ${STEPS:-} ]]; then
     IFS=, read -ra wanted <<<"$STEPS"
     for s in "${wanted[@]}"; do

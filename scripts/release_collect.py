@@ -55,7 +55,10 @@ class Archive:
 
     def __init__(self, path: Path):
         self.path = path
-        self.tar = tarfile.open(path, "r:gz")
+        try:
+            self.tar = tarfile.open(path, "r:gz")
+        except (OSError, tarfile.TarError) as e:
+            raise Refused(f"{path}: cannot be read as a release archive ({e})") from None
         tops = {m.name.split("/", 1)[0] for m in self.tar.getmembers()}
         if len(tops) != 1 or not next(iter(tops)).startswith("release-"):
             raise Refused(f"{path}: not a release archive (one folder release-PREFIX-PLAN/)")

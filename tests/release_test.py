@@ -145,6 +145,10 @@ def main():
 
         status, out = run([sys.executable, COLLECT, "results-test.2", fetched, "--results", repo / "results", "--no-plot"], tmp)
         check(status == 2 and "not results-test.2" in out, f"a wrong tag: {status}\n{out}")
+        for bad in (tmp / "missing.tgz", repo / ".git" / "HEAD"):  # none there, and not an archive
+            status, out = run([sys.executable, COLLECT, TAG, bad, "--results", repo / "results", "--no-plot"], tmp)
+            check(status == 2 and "cannot be read as a release archive" in out and "Traceback" not in out,
+                  f"an unreadable archive {bad.name}: {status}\n{out}")
         (repo / "results" / "stray.txt").write_text("x")
         status, out = run(collect, tmp)
         check(status == 2 and "stray.txt" in out and (repo / "results" / "old.csv").exists(), f"a dirty results/: {status}\n{out}")
