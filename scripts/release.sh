@@ -94,6 +94,10 @@ fi
 name=release-$PREFIX-$plan
 mkdir -p "$out"
 state=$(cd "$out" && pwd)/$name
+# One call at a time in the out folder (a lock on the folder itself, no file left): a second one
+# would pack over the first.
+exec 9<"$out"
+flock -n 9 || { echo "release.sh: another call is running in $out" >&2; exit 2; }
 
 # The state: the previous call's archive (RESUME, else this out folder's own), or the folder a
 # killed call left unpacked here.
@@ -244,7 +248,9 @@ for line in "${lines[@]}"; do
         need=$(if [[ $tool == yardstick ]]; then estimate "$step" 1 0 "$cost+0"; else estimate "$step" "$cases" "$bytes" "$cost"; fi)
         now_left=$((budget > 0 ? budget - pack_s - (SECONDS - started) : 1 << 30))
         if ((need > now_left)); then
-            left+=("$step/$unit (~${need}s$( ((budget > 0 && need > budget - pack_s)) && echo ": more than a whole call's budget"))")
+            whole=""  # a unit no call's budget fits says so
+            if ((budget > 0 && need > budget - pack_s)); then whole=": more than a whole call's budget"; fi
+            left+=("$step/$unit (~${need}s$whole)")
             left_s=$((left_s + need))
             pending=$((pending + 1))
             continue
@@ -279,7 +285,8 @@ for line in "${lines[@]}"; do
             # Stopped by the timeout, refused (2), or nothing measured (a framework that would not
             # import): its rows so far stay apart, and the next call runs the unit again whole.
             # Exit status 1 with rows (a case failed or was skipped) counts as run.
-            kept=$([[ -s $rows.part.csv || -d $rows.part ]] && echo "; rows so far in rows/$step/$unit.part*")
+            kept=""
+            if [[ -s $rows.part.csv || -d $rows.part ]]; then kept="; rows so far in rows/$step/$unit.part*"; fi
             say "  $step $unit: exit status $rc after ${took}s (estimate ${need}s), not done$kept"
             failed+=("$step/$unit (exit status $rc: not done, in logs/call-$call/$step-$unit.log)")
             pending=$((pending + 1))

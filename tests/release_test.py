@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,6 +33,7 @@ t  s1  @-a       bench  cpu/serial/accumulate-f32,cpu/exact/serial  2^10..2^11  
 t  s2  latency/@-b  bench  cpu/exact/serial  2^10  f32,f64  uniform  0.01+0  {QUICK}
 t  s3  @-a       bench  cpu/exact/serial  2^12  f32  uniform  1000+0  {QUICK}
 u  s4  @-c       bench  cpu/exact/serial  2^10  f32  uniform  0.01+0  {QUICK}
+k  s5  @-d       bench  cpu/exact/serial  2^20  f32  uniform  0.0001+0  --benchmark_repetitions=50
 """
 TAG, OLD = "results-test.1", "results-test.0"
 failures = []
@@ -119,6 +121,18 @@ def main():
         check(status == 0 and len(called) == 3, f"call 3: {status}, {called}\n{out}")
         status, out = run([RELEASE, "t", bundle], tmp, env, FORCE="1", STEPS="nope", OUT=str(tmp / "out 2"))
         check(status == 2 and "no step 'nope'" in out, f"an unknown step: {status}\n{out}")
+
+        # A unit whose estimate fits but whose run does not is stopped by the timeout, not done, and
+        # the call still packs its archive; a second call in the same out folder meanwhile is refused.
+        k_env = dict(env, OUT=str(tmp / "out k"), FORCE="1", BUDGET_S="17")
+        first = subprocess.Popen([str(RELEASE), "k", str(bundle)], cwd=tmp, env={**os.environ, **k_env},
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(1)
+        status, out = run([RELEASE, "k", bundle], tmp, k_env)
+        check(status == 2 and "another call is running" in out, f"two calls at once: {status}\n{out}")
+        out = first.communicate(timeout=120)[0]
+        check(first.returncode == 3 and "exit status 124" in out and "not done" in out
+              and sorted(os.listdir(tmp / "out k")) == ["release-m1-k.tgz"], f"a unit past the budget: {first.returncode}\n{out}")
 
         # Another version's archive is refused.
         retag(archive, tmp / "other.tgz", "results-other")
