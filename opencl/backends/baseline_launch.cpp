@@ -1,6 +1,7 @@
 // opencl/baseline/launch: the launch floor of OpenCL rows, as cuda/baseline/launch is CUDA's: per
-// call one empty kernel of one work-group of one SIMD width, on the in-order queue the reductions
-// launch on, reading nothing. With the machine's best read it makes the roofline (plot/README.md).
+// call one empty kernel of one work-group of one SIMD width, one call in flight (the least a call
+// costs: a lane of its own launches slower), reading nothing. With the machine's best read it makes
+// the roofline (plot/README.md).
 #include <memory>
 #include <string>
 
