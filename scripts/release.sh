@@ -56,6 +56,13 @@ source "$here/machine_libs.sh"  # a bundle leaves MPI and NCCL to the machine
 # NVIDIA's Vulkan driver file, where the GPU machines' loader does not look (vulkan/README.md).
 nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [[ -z ${VK_DRIVER_FILES:-} && -f $nvidia_icd ]]; then export VK_DRIVER_FILES=$nvidia_icd VK_ICD_FILENAMES=$nvidia_icd; fi
+# NVIDIA's OpenCL driver where no ICD file names it (opencl/README.md): the loader reads the vendors
+# of OCL_ICD_VENDORS instead, a folder of this call's own, nothing written under /etc.
+if [[ -z ${OCL_ICD_VENDORS:-} && ! -e /etc/OpenCL/vendors/nvidia.icd ]] && ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1'; then
+    vendors=$(mktemp -d)
+    echo libnvidia-opencl.so.1 > "$vendors/nvidia.icd"
+    export OCL_ICD_VENDORS=$vendors
+fi
 
 # The plan's lines, and the steps selected.
 mapfile -t lines < <(awk -v p="$plan" '!/^[[:space:]]*(#|$)/ && $1 == p' "$plans")
