@@ -37,6 +37,7 @@ public:
             kind_ = lane.sum->result();
             lane.out = make_buffer(bytes(*lane.sum));
         } while (lanes_.size() < std::clamp<std::size_t>(lanes_.front().sum->calls_in_flight(), 1, OpenCLQueue::kLanes));
+        queue.open_lanes(lanes_.size());
         host_out_.resize(std::max<std::size_t>(lanes_[0].sum->results(), 1));
     }
 

@@ -41,19 +41,21 @@ Kernel make_kernel(cl_program program, const char* name) {
     return kernel;
 }
 
-OpenCLQueue::OpenCLQueue() {
-    for (cl_command_queue& lane : lanes_) {
-        cl_int status = CL_SUCCESS;
-        lane = clCreateCommandQueue(context(), device_properties().device, CL_QUEUE_PROFILING_ENABLE, &status);
-        check(status, "clCreateCommandQueue");
-    }
-}
+OpenCLQueue::OpenCLQueue() { open_lanes(1); }
 
 OpenCLQueue::~OpenCLQueue() {
-    for (cl_command_queue lane : lanes_) clFinish(lane);
+    for (std::size_t lane = 0; lane < opened_; ++lane) clFinish(lanes_[lane]);
     for (Event& first : first_) first.reset();
     fence_.reset();
-    for (cl_command_queue lane : lanes_) clReleaseCommandQueue(lane);
+    for (std::size_t lane = 0; lane < opened_; ++lane) clReleaseCommandQueue(lanes_[lane]);
+}
+
+void OpenCLQueue::open_lanes(std::size_t count) {
+    for (; opened_ < std::min(count, kLanes); ++opened_) {
+        cl_int status = CL_SUCCESS;
+        lanes_[opened_] = clCreateCommandQueue(context(), device_properties().device, CL_QUEUE_PROFILING_ENABLE, &status);
+        check(status, "clCreateCommandQueue");
+    }
 }
 
 std::size_t OpenCLQueue::cache_bytes() const {
@@ -124,7 +126,7 @@ void OpenCLQueue::fill_zero(cl_mem buffer, std::size_t bytes) {
 }
 
 void OpenCLQueue::use_lane(std::size_t lane) {
-    if (lane >= kLanes) throw std::logic_error("OpenCL lane " + std::to_string(lane) + " of " + std::to_string(kLanes));
+    if (lane >= opened_) throw std::logic_error("OpenCL lane " + std::to_string(lane) + " of " + std::to_string(opened_) + " opened");
     lane_ = lane;
 }
 
@@ -149,7 +151,7 @@ cl_command_queue OpenCLQueue::lane_queue() {
 void OpenCLQueue::gather() {
     std::vector<Event> markers;
     std::vector<cl_event> waits;
-    for (std::size_t lane = 1; lane < kLanes; ++lane) {
+    for (std::size_t lane = 1; lane < opened_; ++lane) {
         if (!behind_[lane]) continue;
         cl_event marker = nullptr;
         check(clEnqueueMarkerWithWaitList(lanes_[lane], 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
@@ -180,7 +182,7 @@ double OpenCLQueue::stop_timer() {
     cl_event marker = nullptr;
     check(clEnqueueMarkerWithWaitList(lanes_[0], 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
     const Event end(marker);
-    for (cl_command_queue lane : lanes_) check(clFlush(lane), "clFlush");
+    for (std::size_t lane = 0; lane < opened_; ++lane) check(clFlush(lanes_[lane]), "clFlush");
     check(clWaitForEvents(1, &marker), "clWaitForEvents");
     cl_ulong start_ns = std::numeric_limits<cl_ulong>::max();
     for (const Event& first : first_)
@@ -193,7 +195,7 @@ double OpenCLQueue::stop_timer() {
 
 // Every lane idle: nothing is left to order.
 void OpenCLQueue::finish() {
-    for (cl_command_queue lane : lanes_) check(clFinish(lane), "clFinish");
+    for (std::size_t lane = 0; lane < opened_; ++lane) check(clFinish(lanes_[lane]), "clFinish");
     behind_.fill(false);
     copied_ = false;
     fence_.reset();

@@ -1,7 +1,8 @@
 // The OpenCL side of the device-neutral timing layer (api/device_timing.hpp): in-order command queues
 // with profiling on, and buffers, on the device of opencl/runtime/device.hpp.
 //
-// Lanes: the queue is kLanes in-order command queues. A call's commands go to the lane it picks
+// Lanes: the queue is up to kLanes in-order command queues, lane 0 made with it and the others when
+// a call asks for them, before timing (open_lanes). A call's commands go to the lane it picks
 // (use_lane), so that calls on different lanes, which share no buffer, may run side by side (NVIDIA's
 // driver runs each queue as a stream of its own); the rule is results/README.md's "The overlap rule".
 // The timing layer's copies go to lane 0 after every lane's commands, and every lane's next command
@@ -112,7 +113,9 @@ public:
     double stop_timer() override;
     void finish() override;
 
-    // The lane (below kLanes) that launch, read and fill_zero enqueue on from now; lane 0 at first.
+    // Makes lanes up to `count` (at most kLanes), once: a call's calls in flight.
+    void open_lanes(std::size_t count);
+    // The lane (one opened) that launch, read and fill_zero enqueue on from now; lane 0 at first.
     void use_lane(std::size_t lane);
     // Enqueues `groups` work-groups of `group_size` work-items of the kernel (1-D).
     void launch(const Kernel& kernel, std::size_t groups, std::size_t group_size);
@@ -133,6 +136,7 @@ private:
     void keep(std::size_t lane);
 
     std::array<cl_command_queue, kLanes> lanes_{};
+    std::size_t opened_ = 0;  // lanes_[0, opened_) exist
     std::size_t lane_ = 0;
     std::array<bool, kLanes> behind_{};  // the lane has commands lane 0 has not gathered
     bool copied_ = false;                // lane 0 has commands no other lane waited for
