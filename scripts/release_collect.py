@@ -18,8 +18,10 @@ folders holding them. In this order, and nothing is changed until every check pa
      of fewer calls), a folder or archive only by one holding all it holds;
   5. scripts/plot.sh redraws the plots, summary.md and report.html (not with --no-plot, nor for a
      --results folder other than the repository's).
-Each file is written to a temporary beside it and renamed over it, and staged (git add).
-Exit status: 0 placed (coverage gaps are printed, not failed); 2 refused, nothing changed.
+Each file is written as plot/output_files.py writes every file (a temporary beside it renamed over
+it, no link followed, the temporary removed on a stop signal), and staged (git add).
+Exit status: 0 placed (coverage gaps are printed, not failed); 2 refused, nothing changed; 1 a file
+could not be written.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.append(str(REPO / "plot"))  # output_files: every file the Python tools write
+import output_files  # noqa: E402
+
 RELEASE_TAG = re.compile(r"^results-[A-Za-z0-9._-]+$")
 NOT_A_TAG = re.compile(r"-[0-9]+-g[0-9a-f]+(-dirty)?$|-dirty$")  # describe's "commits after the tag", a dirty tree
 CASE = re.compile(r"^(?P<backend>.+?)/n:(?P<n>\d+)/dtype:(?P<dtype>[^/]+)/input:(?P<input>.*)/threads:(?P<threads>\d+)"
@@ -157,13 +162,6 @@ def versions_of(path: Path) -> set[str]:
         return versions_in(f.read())
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("tag")
@@ -176,6 +174,9 @@ def main(argv: list[str]) -> int:
     except Refused as e:
         print(f"release_collect: {e}", file=sys.stderr)
         return 2
+    except output_files.OutputError as e:
+        print(f"release_collect: {e}", file=sys.stderr)
+        return 1
 
 
 def collect(args) -> int:
@@ -294,7 +295,8 @@ def collect(args) -> int:
             os.rename(src, dest)
         print(f"moved {src.relative_to(results)} -> {dest.relative_to(results)}")
     for path, data in writes:
-        write_atomically(path, data)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        output_files.replace_file(path, data, "release_collect")
         print(f"wrote {path.relative_to(results)}")
     # Staged, like the moves: the committed-rows tests (plot/tests) read the files git has.
     git("add", "--", *(str(path) for path, _ in writes), cwd=results)
@@ -334,4 +336,4 @@ def report_coverage(a: Archive, step, target, ranks, not_run, present) -> list[s
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(output_files.run_stoppable(lambda: main(sys.argv[1:])))
