@@ -60,6 +60,7 @@ if [[ -z ${VK_DRIVER_FILES:-} && -f $nvidia_icd ]]; then export VK_DRIVER_FILES=
 # of OCL_ICD_VENDORS instead, a folder of this call's own, nothing written under /etc.
 if [[ -z ${OCL_ICD_VENDORS:-} && ! -e /etc/OpenCL/vendors/nvidia.icd ]] && ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1'; then
     vendors=$(mktemp -d)
+    trap 'rm -rf "$vendors"' EXIT
     echo libnvidia-opencl.so.1 > "$vendors/nvidia.icd"
     export OCL_ICD_VENDORS=$vendors
 fi
