@@ -35,7 +35,7 @@
 //                what the one before left there (cache column "cold"; api/device_timing.hpp).
 //   timing       isolated: one call between two timestamps (host wall clock for CPU backends, device
 //                timestamps for device ones). batched (backends that batch: device ones):
-//                batch_calls(bytes) calls enqueued back to back between two timestamps, the time
+//                batch_calls(bytes, gpus) calls enqueued back to back between two timestamps, the time
 //                divided by the count, inputs rotating as above; this is the time a call costs in a
 //                stream of calls, without the submission latency an isolated call pays.
 //   energy       devices with an energy counter (NVML's on NVIDIA GPUs), batched cases: after the
@@ -62,16 +62,19 @@ inline constexpr double kMinWarmupSeconds = 0.02;
 // GPU inputs below this many times the L2 size are rotated through copies spanning that much.
 inline constexpr std::uint64_t kL2RotationFactor = 4;
 
-// Batched timing: enough calls to stream about kBatchBytes, at least kMinBatch, at most kMaxBatch.
+// Batched timing: enough calls for each GPU to stream about kBatchBytes of its share (a call's
+// input bytes / the GPUs it is spread over), at least kMinBatch, at most kMaxBatch.
 // A batch pays one unoverlapped start and drain (H200: ~6 us, so two 2^24-float calls read 16%
 // slower per call than nvbench's long batches); 4 GiB is ~1 ms of H200 bandwidth, which keeps that
-// below 1% at every size while a batch of the largest inputs stays two calls.
+// below 1% at every size while a batch of the largest inputs stays two calls. Per GPU, because a
+// multi-GPU call's drain is its last all-reduce and each GPU reads 1/gpus of the input: counted
+// by the whole input, four GPUs' 2^28-float batch would be four calls and their 10-20 us drain 4% a call.
 inline constexpr std::uint64_t kBatchBytes = std::uint64_t{4} << 30;
 inline constexpr int kMinBatch = 2, kMaxBatch = 1024;
 
-inline int batch_calls(std::uint64_t input_bytes) {
-    const std::uint64_t calls = kBatchBytes / std::max<std::uint64_t>(input_bytes, 1);
-    return static_cast<int>(std::clamp<std::uint64_t>(calls, kMinBatch, kMaxBatch));
+inline int batch_calls(std::uint64_t input_bytes, int gpus) {
+    const std::uint64_t share = std::max<std::uint64_t>(input_bytes / static_cast<std::uint64_t>(std::max(gpus, 1)), 1);
+    return static_cast<int>(std::clamp<std::uint64_t>(kBatchBytes / share, kMinBatch, kMaxBatch));
 }
 
 // The energy window (above). A counter that has not moved after kEnergyGiveUpSeconds of device

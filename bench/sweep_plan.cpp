@@ -43,7 +43,6 @@ std::vector<int> gpu_counts(const Options& options, int visible) {
 std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Options& options, std::uint64_t n,
                            ElementType type, const std::map<const Backend*, int>& visible_gpus) {
     std::list<Case> cases;
-    const int batch = rules::batch_calls(input_bytes(type, n));
     const std::vector<std::uint64_t> given = options.sizes_spec.empty() ? options.sizes : parse_sizes(options.sizes_spec, type);
     for (const Backend* backend : backends) {
         if (!backend->runs(type)) continue;
@@ -69,7 +68,7 @@ std::list<Case> plan_cases(const std::vector<const Backend*>& backends, const Op
                                            (backend->multi_gpu ? "/gpus:" + std::to_string(gpus) : "") + (transfer ? "/h2d" : "") +
                                            (timing == TimingRule::batched ? "/batched" : "");
                         cases.push_back({.backend = backend, .threads = threads, .include_transfer = transfer, .timing = timing,
-                                         .batch = timing == TimingRule::batched ? batch : 1, .gpus = gpus,
+                                         .batch = timing == TimingRule::batched ? rules::batch_calls(input_bytes(type, n), gpus) : 1, .gpus = gpus,
                                          .dtype = type, .name = std::move(name)});
                     }
             }

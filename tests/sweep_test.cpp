@@ -15,6 +15,7 @@
 #include "api/measurement_rules.hpp"
 #include "report/reporters.hpp"
 #include "bench/runner.hpp"
+#include "bench/sweep_plan.hpp"
 #include "tests/sweep_support.hpp"
 
 namespace shootout {
@@ -262,6 +263,22 @@ TEST(Sweep, GpuCountsAreSweptAndThoseAboveTheVisibleOnesSkipped) {
     EXPECT_EQ(all_visible.status, 0) << all_visible.err;
     ASSERT_EQ(all_visible.rows.size(), 1u);
     EXPECT_EQ(all_visible.rows[0].at("gpus"), "2");
+}
+
+// A batch streams about kBatchBytes of each GPU's share of the input, so that a multi-GPU call's
+// drain (its last all-reduce) weighs on a batch as one GPU's drain does on its own.
+TEST(Sweep, ABatchStreamsItsBytesPerGpu) {
+    const Backend multi{.name = "test/multi", .batches = true, .multi_gpu = true};
+    Options options;
+    options.gpus = {1, 4};
+    const std::uint64_t n = std::uint64_t{1} << 28;  // 1 GiB of floats
+    std::map<int, int> batch_of_gpus;
+    for (const Case& c : plan_cases({&multi}, options, n, ElementType::f32, {{&multi, 4}}))
+        if (c.timing == TimingRule::batched) batch_of_gpus[c.gpus] = c.batch;
+    EXPECT_EQ(batch_of_gpus, (std::map<int, int>{{1, 4}, {4, 16}}));
+    EXPECT_EQ(rules::batch_calls(std::uint64_t{32} << 30, 4), rules::kMinBatch);  // 8 GiB a GPU
+    EXPECT_EQ(rules::batch_calls(4096, 1), rules::kMaxBatch);
+    EXPECT_EQ(rules::batch_calls(0, 0), rules::kMaxBatch);
 }
 
 TEST(Sweep, OneProcessRowsHaveNoGpusAndOneRank) {
