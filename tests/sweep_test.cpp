@@ -265,8 +265,8 @@ TEST(Sweep, GpuCountsAreSweptAndThoseAboveTheVisibleOnesSkipped) {
     EXPECT_EQ(all_visible.rows[0].at("gpus"), "2");
 }
 
-// A batch streams about kBatchBytes of each GPU's share of the input, so that a multi-GPU call's
-// drain (its last all-reduce) weighs on a batch as one GPU's drain does on its own.
+// A batch streams about kBatchBytes of each GPU's share of the input: each GPU of a multi-GPU call
+// streams as long as one GPU alone.
 TEST(Sweep, ABatchStreamsItsBytesPerGpu) {
     const Backend multi{.name = "test/multi", .batches = true, .multi_gpu = true};
     Options options;
