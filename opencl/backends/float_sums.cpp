@@ -10,7 +10,7 @@ FloatSum::FloatSum(OpenCLQueue& queue, FloatKernel kind, std::size_t n, ElementT
     const cl_program program =
         opencl::program("reduce", build_options(type, extra, c_version, knobs ? static_cast<int>(knobs->loads) : loads_in_flight()));
     main_ = make_kernel(program, kind == FloatKernel::single_pass ? "single_pass" : kind == FloatKernel::read_all ? "read_all" : "partials");
-    shape_ = knobs ? launch_shape(n, element_bytes_, *knobs) : launch_shape(main_, n, element_bytes_);
+    shape_ = knobs ? launch_shape(main_, n, element_bytes_, *knobs) : launch_shape(main_, n, element_bytes_);
     if (knobs) variant_ = " per_unit=" + std::to_string(knobs->groups_per_unit) + " shape=" + std::string(to_string(source));
     if (kind == FloatKernel::two_kernel_tree) {
         combine_ = make_kernel(program, "combine");
@@ -51,23 +51,11 @@ std::unique_ptr<KernelSum> tuned_single_pass(const std::string& backend, OpenCLQ
     const Kernel probe = make_kernel(opencl::program("reduce", build_options(type, extra, c_version)), "single_pass");
     std::array<LaunchKnobs, kSizeBands> defaults;
     for (int band = 0; band < kSizeBands; ++band) defaults[static_cast<std::size_t>(band)] = default_knobs(probe, band);
-    const TunedLaunch launch = tuned_launch({
-        .kernel = backend,
-        .device = describe(),
-        .defaults = [defaults](int band) { return defaults[static_cast<std::size_t>(band)]; },
-        .space = launch_space(probe),
-        // Each candidate as the backend's call, on a queue of its own.
-        .seconds_per_call = [=](const LaunchKnobs& knobs, std::size_t size) {
-            const DeviceBackendSpec<MakeKernelSum> spec{
-                .name = backend, .description = {}, .traits = {},
-                .make = [=](OpenCLQueue& q, std::size_t count, ElementType t) -> std::unique_ptr<KernelSum> {
-                    return std::make_unique<FloatSum>(q, FloatKernel::single_pass, count, t, extra, c_version, knobs, LaunchSource::tuner);
-                }};
-            return seconds_per_call({.make_queue = make_queue, .make_call = [&spec](DeviceQueue& q, Elements input) { return make_call(spec, q, input); }},
-                                    size);
-        },
-    });
-    return std::make_unique<FloatSum>(queue, FloatKernel::single_pass, n, type, extra, c_version, launch.for_size(n), launch.source);
+    return tuned_kernel_sum(backend, queue, n, type, [defaults](int band) { return defaults[static_cast<std::size_t>(band)]; },
+                            launch_space(probe),
+                            [&](OpenCLQueue& q, std::size_t count, ElementType t, const LaunchKnobs& knobs, LaunchSource source) {
+                                return std::make_unique<FloatSum>(q, FloatKernel::single_pass, count, t, extra, c_version, knobs, source);
+                            });
 }
 
 }  // namespace shootout::opencl

@@ -140,6 +140,31 @@ LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t elemen
     return launch_shape(n, element_bytes, default_knobs(kernel, size_band(n)));
 }
 
+LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes, LaunchKnobs knobs) {
+    const std::size_t most = std::max<std::size_t>(kernel_info<std::size_t>(kernel, CL_KERNEL_WORK_GROUP_SIZE), 1);
+    knobs.group_size = static_cast<std::uint32_t>(std::min<std::size_t>(knobs.group_size, std::bit_floor(most)));
+    return launch_shape(n, element_bytes, knobs);
+}
+
+std::unique_ptr<KernelSum> tuned_kernel_sum(const std::string& backend, OpenCLQueue& queue, std::size_t n, ElementType type,
+                                            const std::function<LaunchKnobs(int band)>& defaults, const LaunchSpace& space,
+                                            const MakeKnobbedSum& make) {
+    const TunedLaunch launch = tuned_launch({
+        .kernel = backend,
+        .device = describe(),
+        .defaults = defaults,
+        .space = space,
+        .seconds_per_call = [&](const LaunchKnobs& knobs, std::size_t size) {
+            const DeviceBackendSpec<MakeKernelSum> spec{
+                .name = backend, .description = {}, .traits = {},
+                .make = [&](OpenCLQueue& q, std::size_t count, ElementType t) { return make(q, count, t, knobs, LaunchSource::tuner); }};
+            return seconds_per_call({.make_queue = make_queue, .make_call = [&spec](DeviceQueue& q, Elements input) { return make_call(spec, q, input); }},
+                                    size);
+        },
+    });
+    return make(queue, n, type, launch.for_size(n), launch.source);
+}
+
 std::string build_options(ElementType type, const std::string& extra, const std::string& c_version, int loads) {
     return "-cl-std=" + c_version + " -DLOADS=" + std::to_string(loads) + " " + element_define(type) +
            (extra.empty() ? "" : " " + extra);

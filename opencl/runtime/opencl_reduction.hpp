@@ -73,6 +73,9 @@ int loads_in_flight();
 // a CPU's vector lanes), at least 1 and at most the kernel's largest work-group.
 std::size_t simd_width(const Kernel& kernel);
 LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes);
+// The knobs' shape for this kernel: its group size at most the kernel's largest work-group (knobs
+// tuned on floats may ask more than a type's kernel, doubles', takes).
+LaunchShape launch_shape(const Kernel& kernel, std::size_t n, std::size_t element_bytes, LaunchKnobs knobs);
 
 // What an OpenCL backend supplies (DeviceBackendSpec::make): its KernelSum for n elements (n may be
 // 0) of the type, enqueueing any set-up on the queue (finished before the first call); throws
@@ -85,6 +88,18 @@ using MakeKernelSum = std::function<std::unique_ptr<KernelSum>(OpenCLQueue& queu
 std::unique_ptr<DeviceQueue> make_queue();
 std::unique_ptr<DeviceCall> make_call(const DeviceBackendSpec<MakeKernelSum>& backend, DeviceQueue& queue, Elements input);
 inline constexpr DeviceRuntime<MakeKernelSum> kRuntime{kDevice, why_no_device, device_info, make_queue, make_call};
+
+// A backend's KernelSum for n elements of a type, launched with these knobs (their source named in
+// its configuration).
+using MakeKnobbedSum =
+    std::function<std::unique_ptr<KernelSum>(OpenCLQueue& queue, std::size_t n, ElementType type, const LaunchKnobs& knobs, LaunchSource source)>;
+
+// `backend`'s KernelSum with its launch shapes on this device (api/launch_tuning.hpp): `defaults` per
+// size band, or the cache's or the tuner's within `space`, the tuner timing each candidate as the
+// backend's call made by `make` on a queue of its own.
+std::unique_ptr<KernelSum> tuned_kernel_sum(const std::string& backend, OpenCLQueue& queue, std::size_t n, ElementType type,
+                                            const std::function<LaunchKnobs(int band)>& defaults, const LaunchSpace& space,
+                                            const MakeKnobbedSum& make);
 
 // Build options every program gets: the OpenCL C version (1.2 unless a kernel needs a later one),
 // no fast-math, the loads in flight (the device's unless given) and the element type (element_define()); then `extra`.
