@@ -143,28 +143,25 @@ std::vector<std::uint32_t> powers_of_two(std::uint32_t low, std::uint32_t high) 
     return values;
 }
 
-// The kernel's shapes on this device (api/launch_tuning.hpp), each candidate timed as a call of the
-// kernel on the queue every vulkan/* backend uses.
-TunedLaunch tuned(const std::shared_ptr<const ShaderBackend>& module) {
+}  // namespace
+
+LaunchKnobs default_knobs(int) { return kDefaultKnobs; }
+
+TunedLaunch tuned_launch_of(const std::string& kernel, const MakeKnobbedCall& make) {
     return tuned_launch({
-        .kernel = module->name,
+        .kernel = kernel,
         .device = context().facts().description,
         .defaults = default_knobs,
         .space = launch_space(),
-        .seconds_per_call = [module](const LaunchKnobs& knobs, std::size_t n) {
+        .seconds_per_call = [&make](const LaunchKnobs& knobs, std::size_t n) {
             return seconds_per_call({.make_queue = make_queue,
-                                     .make_call = [module, knobs](DeviceQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-                                         return std::make_unique<VulkanCall>(*module, static_cast<VulkanQueue&>(queue), input, knobs,
-                                                                             LaunchSource::tuner);
+                                     .make_call = [&make, knobs](DeviceQueue& queue, Elements input) {
+                                         return make(static_cast<VulkanQueue&>(queue), input, knobs, LaunchSource::tuner);
                                      }},
                                     n);
         },
     });
 }
-
-}  // namespace
-
-LaunchKnobs default_knobs(int) { return kDefaultKnobs; }
 
 LaunchSpace launch_space() {
     const DeviceFacts& facts = context().facts();
@@ -227,8 +224,11 @@ DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend) {
         .traits_by_type = {{ElementType::f64, {.accumulator = Accumulator::f64, .order = module->traits.order,
                                                .reproducibility = module->traits.reproducibility, .role = module->traits.role}}},
         .make = [module](VulkanQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> {
-            const TunedLaunch launch = tuned(module);
-            return std::make_unique<VulkanCall>(*module, queue, input, launch.for_size(input.size()), launch.source);
+            const MakeKnobbedCall make = [module](VulkanQueue& q, Elements in, const LaunchKnobs& knobs, LaunchSource source) {
+                return std::make_unique<VulkanCall>(*module, q, in, knobs, source);
+            };
+            const TunedLaunch launch = tuned_launch_of(module->name, make);
+            return make(queue, input, launch.for_size(input.size()), launch.source);
         },
         .element_types = module->spirv_f64.empty() ? std::vector{ElementType::f32} : std::vector{ElementType::f32, ElementType::f64},
         .unavailable_reason = [module] { return why_unavailable(*module); },

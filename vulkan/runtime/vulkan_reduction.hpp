@@ -85,6 +85,12 @@ struct ShaderBackend {
 // shaderFloat64); unavailable where the device lacks what the module's reduction and finish need.
 DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend);
 
+// A backend's call for an input, launched with these knobs (their source named in its configuration).
+using MakeKnobbedCall = std::function<std::unique_ptr<DeviceCall>(VulkanQueue& queue, Elements input, const LaunchKnobs& knobs, LaunchSource source)>;
+// `kernel`'s launch shapes on this device (api/launch_tuning.hpp): the defaults, or the cache's or the
+// tuner's, each candidate timed as the call `make` makes on the queue every vulkan/* backend uses.
+TunedLaunch tuned_launch_of(const std::string& kernel, const MakeKnobbedCall& make);
+
 
 // The launch of a reduce.comp call: the knobs (api/launch_tuning.hpp: workgroup size, 16-byte loads
 // in flight per invocation, workgroups per compute unit, as specialization constants and the grid's
