@@ -4,12 +4,14 @@
 // superaccumulator of floats. Needs shaderInt64 and 64-bit subgroup arithmetic
 // (shaderSubgroupExtendedTypes); float16 and bfloat16 16-bit loads from buffers
 // (storageBuffer16BitAccess); no atomics beyond the 32-bit ticket.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "exact/exact_accumulator.hpp"
 #include "vulkan/runtime/context.hpp"
@@ -65,10 +67,11 @@ std::optional<std::string> why_type_unavailable(ElementType type) {
 // a set of each workgroup's words in the slots, the ticket, the rounded sum's bits.
 class ExactCall final : public DeviceCall {
 public:
-    ExactCall(VulkanQueue& queue, Elements input)
+    ExactCall(VulkanQueue& queue, Elements input, const LaunchKnobs& knobs, LaunchSource source)
         : queue_(queue),
           n_(input.size()),
-          shape_(launch_shape(WorkgroupReduce::subgroup, n_, element_bytes(input.type()))),
+          source_(source),
+          shape_(launch_shape(WorkgroupReduce::subgroup, n_, element_bytes(input.type()), knobs)),
           sets_(shape_.calls_in_flight),
           slot_stride_((std::uint64_t{shape_.workgroups} * (exact::kDigits<float> + 1) * sizeof(std::int64_t) + kSetStride - 1) / kSetStride * kSetStride),
           slots_(queue.context(), slot_stride_ * sets_.count(), Buffer::Where::device),
@@ -111,18 +114,14 @@ public:
         return sum;
     }
 
-    std::string configuration() const override {
-        const std::string subgroup = shape_.pinned_subgroup_size ? std::to_string(shape_.pinned_subgroup_size) + " (pinned)"
-                                                                 : std::to_string(queue_.context().facts().subgroup_size) + " (driver's choice)";
-        return "workgroups=" + std::to_string(shape_.workgroups) + " workgroup=" + std::to_string(shape_.workgroup_size) +
-               " loads=" + std::to_string(shape_.loads_in_flight) + " in_flight=" + std::to_string(sets_.count()) + " subgroup=" + subgroup;
-    }
+    std::string configuration() const override { return describe(shape_, WorkgroupReduce::subgroup, source_); }
 
 private:
     void copy_result() { queue_.copy(host_out_, 0, out_, sets_.current() * kSetStride, sizeof(double)); }
 
     VulkanQueue& queue_;
     std::size_t n_;
+    LaunchSource source_;
     LaunchShape shape_;
     CallSets sets_;
     VkDeviceSize slot_stride_;
@@ -131,12 +130,30 @@ private:
     bool to_host_ = false;
 };
 
+// The shapes the tuner may try: exact.comp keeps a column of digits a subgroup in shared memory, so
+// workgroups whose columns fit in the 16 KiB every Vulkan device has (maxComputeSharedMemorySize).
+LaunchSpace exact_space() {
+    constexpr std::size_t kGuaranteedShared = 16384, kColumnBytes = (exact::kDigits<float> + 1) * sizeof(std::int64_t);
+    LaunchSpace space = launch_space();
+    const std::uint32_t smallest = context().facts().min_subgroup_size;
+    std::erase_if(space.group_sizes, [&](std::uint32_t size) { return ((size + smallest - 1) / smallest + 1) * kColumnBytes > kGuaranteedShared; });
+    return space;
+}
+
+std::unique_ptr<DeviceCall> tuned_exact(VulkanQueue& queue, Elements input) {
+    const MakeKnobbedCall make = [](VulkanQueue& q, Elements in, const LaunchKnobs& knobs, LaunchSource source) {
+        return std::make_unique<ExactCall>(q, in, knobs, source);
+    };
+    const TunedLaunch launch = tuned_launch_of("vulkan/exact", exact_space(), make);
+    return make(queue, input, launch.for_size(input.size()), launch.source);
+}
+
 [[maybe_unused]] const bool registered = register_device_backend(kRuntime, {
     .name = "vulkan/exact",
     .description = "exact sum rounded once: fixed-point window (floats, bfloat16) or int64 (float16) in registers, "
                    "int64 subgroupAdd into digits, last workgroup sums the workgroups' digits and rounds",
     .traits = {.accumulator = Accumulator::exact, .order = Order::tree, .reproducibility = Reproducibility::any_thread_count},
-    .make = [](VulkanQueue& queue, Elements input) -> std::unique_ptr<DeviceCall> { return std::make_unique<ExactCall>(queue, input); },
+    .make = tuned_exact,
     .element_types = {ElementType::f32, ElementType::f16, ElementType::bf16},
     .unavailable_reason = why_unavailable,
     .type_unavailable_reason = why_type_unavailable,

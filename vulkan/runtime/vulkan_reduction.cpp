@@ -47,16 +47,6 @@ std::optional<std::string> why_unavailable(const ShaderBackend& spec) {
     return std::nullopt;
 }
 
-std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSource source) {
-    std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.workgroup_size) +
-                       " loads=" + std::to_string(shape.loads_in_flight) + " per_unit=" + std::to_string(shape.groups_per_unit) +
-                       " in_flight=" + std::to_string(shape.calls_in_flight);
-    if (reduce == WorkgroupReduce::shared_memory) text += " reduce=shared";
-    else if (shape.pinned_subgroup_size) text += " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
-    else text += " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
-    return text + " shape=" + std::string(to_string(source));
-}
-
 VkDeviceSize round_up(VkDeviceSize bytes) { return (bytes + kSetStride - 1) / kSetStride * kSetStride; }
 
 // One backend's dispatches for one input size: its pipeline, and the shape's calls in flight (at most
@@ -145,14 +135,24 @@ std::vector<std::uint32_t> powers_of_two(std::uint32_t low, std::uint32_t high) 
 
 }  // namespace
 
+std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSource source) {
+    std::string text = "workgroups=" + std::to_string(shape.workgroups) + " workgroup=" + std::to_string(shape.workgroup_size) +
+                       " loads=" + std::to_string(shape.loads_in_flight) + " per_unit=" + std::to_string(shape.groups_per_unit) +
+                       " in_flight=" + std::to_string(shape.calls_in_flight);
+    if (reduce == WorkgroupReduce::shared_memory) text += " reduce=shared";
+    else if (shape.pinned_subgroup_size) text += " subgroup=" + std::to_string(shape.pinned_subgroup_size) + " (pinned)";
+    else text += " subgroup=" + std::to_string(context().facts().subgroup_size) + " (driver's choice)";
+    return text + " shape=" + std::string(to_string(source));
+}
+
 LaunchKnobs default_knobs(int) { return kDefaultKnobs; }
 
-TunedLaunch tuned_launch_of(const std::string& kernel, const MakeKnobbedCall& make) {
+TunedLaunch tuned_launch_of(const std::string& kernel, LaunchSpace space, const MakeKnobbedCall& make) {
     return tuned_launch({
         .kernel = kernel,
         .device = context().facts().description,
         .defaults = default_knobs,
-        .space = launch_space(),
+        .space = std::move(space),
         .seconds_per_call = [&make](const LaunchKnobs& knobs, std::size_t n) {
             return seconds_per_call({.make_queue = make_queue,
                                      .make_call = [&make, knobs](DeviceQueue& queue, Elements input) {
@@ -227,7 +227,7 @@ DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend) {
             const MakeKnobbedCall make = [module](VulkanQueue& q, Elements in, const LaunchKnobs& knobs, LaunchSource source) {
                 return std::make_unique<VulkanCall>(*module, q, in, knobs, source);
             };
-            const TunedLaunch launch = tuned_launch_of(module->name, make);
+            const TunedLaunch launch = tuned_launch_of(module->name, launch_space(), make);
             return make(queue, input, launch.for_size(input.size()), launch.source);
         },
         .element_types = module->spirv_f64.empty() ? std::vector{ElementType::f32} : std::vector{ElementType::f32, ElementType::f64},

@@ -88,8 +88,9 @@ DeviceBackendSpec<MakeCall> shader_backend(ShaderBackend backend);
 // A backend's call for an input, launched with these knobs (their source named in its configuration).
 using MakeKnobbedCall = std::function<std::unique_ptr<DeviceCall>(VulkanQueue& queue, Elements input, const LaunchKnobs& knobs, LaunchSource source)>;
 // `kernel`'s launch shapes on this device (api/launch_tuning.hpp): the defaults, or the cache's or the
-// tuner's, each candidate timed as the call `make` makes on the queue every vulkan/* backend uses.
-TunedLaunch tuned_launch_of(const std::string& kernel, const MakeKnobbedCall& make);
+// tuner's from `space`, each candidate timed as the call `make` makes on the queue every vulkan/*
+// backend uses.
+TunedLaunch tuned_launch_of(const std::string& kernel, LaunchSpace space, const MakeKnobbedCall& make);
 
 
 // The launch of a reduce.comp call: the knobs (api/launch_tuning.hpp: workgroup size, 16-byte loads
@@ -110,6 +111,8 @@ LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t elem
 // With the device's default knobs for n's size band (default_knobs).
 LaunchShape launch_shape(WorkgroupReduce reduce, std::size_t n, std::size_t element_bytes);
 LaunchKnobs default_knobs(int band);
+// The row's configuration of a call launched so: its shape, how workgroups reduce, the knobs' source.
+std::string describe(const LaunchShape& shape, WorkgroupReduce reduce, LaunchSource source);
 // The knobs the device runs (and the tuner sweeps): workgroups of 64 to 1024 invocations (the
 // device's limit), 1 to 8 loads, 1 to 16 workgroups a compute unit (no more than it holds).
 LaunchSpace launch_space();
