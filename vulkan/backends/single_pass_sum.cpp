@@ -27,7 +27,7 @@ constexpr Traits kFixedTree{.accumulator = Accumulator::f32, .order = Order::tre
 
 [[maybe_unused]] const bool registered_subgroup = register_device_backend(kRuntime, shader_backend({
     .name = "vulkan/single-pass",
-    .description = "one dispatch: grid-stride 16-byte loads, subgroupAdd (subgroup size pinned), workgroup sums to slots, "
+    .description = "one dispatch: an even share of 16-byte load tiles per workgroup, subgroupAdd (subgroup size pinned), workgroup sums to slots, "
                    "the workgroup drawing the last ticket combines them in workgroup order; doubles summed in double",
     .traits = kFixedTree,
     .spirv = kSubgroupSpirv,
