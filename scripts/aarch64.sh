@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Sourced by scripts/test.sh: the aarch64 (Arm) cross build of the release configuration
-# (CMakePresets.json "aarch64", cmake/aarch64-linux-gnu.cmake) and its tests under qemu-user: NEON
+# Sourced by scripts/platforms.sh, whose CI step it is, and scripts/test.sh (report_skipped): the
+# aarch64 (Arm) cross build of the release configuration (CMakePresets.json "aarch64",
+# cmake/aarch64-linux-gnu.cmake) and its tests under qemu-user: NEON
 # on an emulated Neoverse N1, SVE at 128 and 512 bits (tests/CMakeLists.txt). Installs, on Debian
 # or Ubuntu, what it needs when missing: the cross compiler, qemu-user, and Google Benchmark,
 # GoogleTest and oneTBB for arm64 from the distribution (multiarch). What cannot be installed is an
