@@ -1,12 +1,12 @@
 # shellcheck shell=bash
-# Sourced by scripts/platforms.sh, whose CI step it is, and scripts/test.sh (report_skipped): the
-# aarch64 (Arm) cross build of the release configuration (CMakePresets.json "aarch64",
-# cmake/aarch64-linux-gnu.cmake) and its tests under qemu-user: NEON
-# on an emulated Neoverse N1, SVE at 128 and 512 bits (tests/CMakeLists.txt). Installs, on Debian
+# Sourced by scripts/platforms.sh, whose CI step it is: the aarch64 (Arm) cross build of the release
+# configuration (CMakePresets.json "aarch64", cmake/aarch64-linux-gnu.cmake) and its tests under
+# qemu-user: NEON on an emulated Neoverse N1, SVE at 128 and 512 bits (tests/CMakeLists.txt). Installs, on Debian
 # or Ubuntu, what it needs when missing: the cross compiler, qemu-user, and Google Benchmark,
 # GoogleTest and oneTBB for arm64 from the distribution (multiarch). What cannot be installed is an
 # error: the Arm build and tests are never skipped silently.
 
+source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"  # report_skipped
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 AARCH64_PACKAGES=(g++-aarch64-linux-gnu qemu-user libbenchmark-dev:arm64 libgtest-dev:arm64 libtbb-dev:arm64)
 
@@ -40,13 +40,6 @@ install_aarch64_packages() {
         fi
         return 1
     fi
-}
-
-# Each reason ctest's log gives for skipped tests, once, with how many tests it skipped.
-report_skipped() {
-    local log="$1/Testing/Temporary/LastTest.log" prefix="$2"
-    grep -A1 -E ': Skipped$' "$log" | grep -v -E ': Skipped$|^--$' | sort | uniq -c |
-        sed -E "s/^ *([0-9]+) /[$prefix] \\1 tests skipped: /" || true
 }
 
 aarch64_build_and_test() {

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Sourced by scripts/run.sh and scripts/test.sh: installs, on Debian or Ubuntu, the distribution
-# packages the build needs when they are missing, then configures and builds the release preset.
+# packages the build needs when they are missing, then configures and builds the release preset;
+# and report_skipped, for every script that runs ctest.
 # nvcc (and NCCL with it) is optional and never installed here: without it the CUDA and nccl/*
 # backends are listed as built without CUDA (or NCCL). A GPU's OpenCL driver comes with its vendor's
 # driver, never from here.
@@ -54,4 +55,11 @@ build_release() {
     cd "$REPO_ROOT"
     cmake --preset release
     cmake --build --preset release --parallel "$(nproc)" ${1:+--target "$@"}
+}
+
+# Each reason ctest's log gives for skipped tests, once, with how many tests it skipped.
+report_skipped() {
+    local log="$1/Testing/Temporary/LastTest.log" prefix="$2"
+    grep -A1 -E ': Skipped$' "$log" | grep -v -E ': Skipped$|^--$' | sort | uniq -c |
+        sed -E "s/^ *([0-9]+) /[$prefix] \\1 tests skipped: /" || true
 }

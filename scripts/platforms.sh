@@ -10,7 +10,7 @@
 # a sources list of its own: the system's apt configuration is left as it is), once, under build/.
 # What cannot be installed is an error: no build is skipped silently.
 
-source "$(dirname "${BASH_SOURCE[0]}")/aarch64.sh"  # report_skipped
+source "$(dirname "${BASH_SOURCE[0]}")/aarch64.sh"  # its CI step, and build_deps.sh's report_skipped
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PLATFORM_PACKAGES=(clang-16 libc++-16-dev libc++abi-16-dev libomp-16-dev g++-mingw-w64-x86-64-posix wine wine64 googletest)
 SOURCES="$REPO_ROOT/build/sources"

@@ -5,7 +5,6 @@
 # suites under qemu-user are CI's (scripts/ci_platforms.sh): emulation alone takes longer than this.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
-source "$(dirname "${BASH_SOURCE[0]}")/aarch64.sh"  # report_skipped
 build_release
 ctest --preset release --parallel "$(nproc)"
 # ctest names skipped tests but not why: each reason once, with how many tests it skipped.
