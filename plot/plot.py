@@ -4,10 +4,10 @@
     python plot/plot.py [CSV ...] [--out DIR] [--backend GLOB ...] [--input NAME ...]
                         [--host NAME ...] [--machine ID ...] [--device DEV ...] [--threads N]
                         [--timing batched|isolated] [--ladder GLOB]
-                        [--latency-csv CSV ...] [--latency-floats N]
+                        [--latency-csv CSV ...] [--latency-floats N] [--figure NAME ...]
 
-Writes under DIR (default results/plots), each figure as PNG and SVG (plot/README.md, "What is
-drawn"; the list is figures.FIGURES):
+Writes under DIR (default results/plots), each figure (or only those --figure names) as PNG and
+SVG (plot/README.md, "What is drawn"; the list is figures.FIGURES):
     gbps       GB/s against size: the fastest series of each family (element type, accumulator),
                a panel per machine and device, with the ceiling (on GPUs the roofline
                max(launch floor, bytes / best read)) and the theoretical peak
@@ -89,6 +89,9 @@ def parse_args(argv=None):
                         f"when no CSV is named: {DEFAULT_LATENCY_GLOB}); repeatable")
     p.add_argument("--latency-floats", type=int, default=LATENCY_FLOATS, metavar="N",
                    help=f"floats per thread of the dispatch_latency plot (default {LATENCY_FLOATS})")
+    p.add_argument("--figure", action="append", choices=[figure.NAME for figure in FIGURES], metavar="NAME",
+                   help="draw only this figure (repeatable; default: every one); the others' files are left "
+                        "as they are, summary.md and report.html are written")
     return p.parse_args(argv)
 
 
@@ -120,6 +123,7 @@ def main(argv=None) -> int:
     tables = make_tables(df, args.timing, args.threads, explicit_input=bool(args.input), ladder=args.ladder,
                          keep_ladder=bool(args.backend), latency=latency, latency_floats=args.latency_floats)
     out = args.out
+    figures = [figure for figure in FIGURES if not args.figure or figure.NAME in args.figure]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -127,7 +131,7 @@ def main(argv=None) -> int:
     summary = out / "summary.md"
     report = out.parent / "report.html" if out == sc.default_out_dir() else out / "report.html"
     try:  # every file this run may write, checked before anything is drawn
-        for path in [*(out / f"{figure.NAME}.{ext}" for figure in FIGURES for ext in ("png", "svg")), summary, report]:
+        for path in [*(out / f"{figure.NAME}.{ext}" for figure in figures for ext in ("png", "svg")), summary, report]:
             output_files.Output(path, "--out", output_files.REPLACE, follow_link=False)
     except output_files.OutputError as e:
         raise sc.InputError(str(e)) from None
@@ -137,7 +141,7 @@ def main(argv=None) -> int:
     if fallbacks:
         other = next(t for t in sc.TIMINGS if t != args.timing)
         notes.append(f"no {args.timing} rows, drawn {other}: {', '.join(fallbacks)}")
-    for figure in FIGURES:
+    for figure in figures:
         notes.append(figure.draw(tables, out, written))
     try:
         output_files.replace_file(summary, (summary_markdown(tables, files, filters) + "\n").encode(), "--out")
@@ -147,7 +151,7 @@ def main(argv=None) -> int:
     write_report(df, report, ladder=None if args.backend else args.ladder)
     written.append(report)
     # A figure this run did not draw must not survive from an earlier run with other data.
-    for figure in FIGURES:
+    for figure in figures:
         for ext in ("png", "svg"):
             stale = out / f"{figure.NAME}.{ext}"
             if stale not in written and stale.exists():

@@ -6,7 +6,9 @@ at several GPU and rank counts; its traps are described there."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import importlib
 import io
 import math
 import re
@@ -36,9 +38,25 @@ H100 = HERE / "data" / "h100.csv"  # every column up to version; a launch floor;
 RYZEN_CPU = "ws-ryzen: AMD Ryzen 9 7950X 16-Core Processor — cpu"
 
 
-def run(script: str, *args, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(PLOT_DIR / script), *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+def run(script: str, *args) -> subprocess.CompletedProcess:
+    """plot/SCRIPT's main with these arguments, in this process as its command line runs it (sc.run_cli:
+    bad input is one line and exit status 2): the libraries are imported once, not per run.
+    test_output_files.py runs the scripts as processes (signals, locks, exit statuses)."""
+    main = importlib.import_module(Path(script).stem).main
+    argv = [str(arg) for arg in args]
+    out, err = io.StringIO(), io.StringIO()
+    status = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            sc.run_cli(lambda: main(argv))
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else 1
+    return subprocess.CompletedProcess([script, *argv], status, out.getvalue(), err.getvalue())
+
+
+def figures(*names: str) -> list[str]:
+    """plot.py's arguments to draw only these figures: a test that checks one draws only it."""
+    return [arg for name in names for arg in ("--figure", name)]
 
 
 @pytest.fixture(scope="module")
@@ -159,11 +177,22 @@ def test_plots_carry_their_reference_lines_and_labels(plotted):
 
 def test_one_machine_skips_the_hardware_comparison_and_removes_a_stale_one(tmp_path):
     (tmp_path / "hardware.png").write_bytes(b"old")
-    result = run("plot.py", RYZEN, "--out", tmp_path)
+    result = run("plot.py", RYZEN, "--out", tmp_path, *figures("hardware", "gbps", "ladder"))
     assert result.returncode == 0, result.stderr
     assert "hardware comparison skipped" in result.stderr
     assert not (tmp_path / "hardware.png").exists()
     assert (tmp_path / "gbps.png").exists() and (tmp_path / "ladder.png").exists()
+
+
+def test_figure_draws_only_the_named_ones_and_leaves_the_others_files(tmp_path):
+    (tmp_path / "error.png").write_bytes(b"old")  # not asked for: kept as it is
+    result = run("plot.py", RYZEN, "--out", tmp_path, *figures("gbps", "ladder"))
+    assert result.returncode == 0, result.stderr
+    drawn = sorted(p.name for p in tmp_path.iterdir())
+    assert drawn == ["error.png", "gbps.png", "gbps.svg", "ladder.png", "ladder.svg", "report.html", "summary.md"]
+    assert (tmp_path / "error.png").read_bytes() == b"old"
+    result = run("plot.py", RYZEN, "--out", tmp_path, "--figure", "gpbs")
+    assert result.returncode == 2 and "invalid choice: 'gpbs'" in result.stderr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,7 +261,7 @@ def test_two_machines_with_one_host_name_in_one_file_stay_apart(tmp_path):
     speed = sc.speed_table(df)
     omp = speed[(speed["backend"] == "cpu/openmp/reduction") & (speed["n"] == 2**24)]
     assert sorted(zip(omp["machine"], omp["threads"])) == [(VM_INTEL, 2), (VM_AMD, 4)]
-    result = run("plot.py", VM, "--out", tmp_path)
+    result = run("plot.py", VM, "--out", tmp_path, *figures("hardware"))
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "summary.md").read_text()
     assert summary_row(text, f"{VM_INTEL}: Intel(R) Xeon(R) Processor — cpu", "2^24")[5] == "2"
@@ -257,7 +286,7 @@ def test_one_machine_in_two_files_is_one_machine(tmp_path):
     df = sc.read_csvs([str(tmp_path / "a.csv"), str(tmp_path / "b.csv")])
     assert set(df["label"]) == {"ws-ryzen"}
     result = run("plot.py", tmp_path / "a.csv", tmp_path / "b.csv", "--out", tmp_path / "out",
-                 "--backend", "cpu/serial/*")
+                 "--backend", "cpu/serial/*", *figures("hardware"))
     assert result.returncode == 0, result.stderr
     assert "hardware comparison skipped: the CSVs hold only one machine" in result.stderr
 
@@ -320,7 +349,7 @@ def test_ceiling_is_the_role_not_the_name(tmp_path):
         row["backend"] = names.get(row["backend"], row["backend"])
         return row
     odd = rewrite(XEON, tmp_path / "odd.csv", odd_names)
-    result = run("plot.py", odd, "--out", tmp_path / "out")
+    result = run("plot.py", odd, "--out", tmp_path / "out", *figures("gbps"))
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "out" / "summary.md").read_text()
     row = summary_row(text, "lab-xeon: NVIDIA A100-SXM4-40GB — cuda", "2^30")
@@ -333,7 +362,7 @@ def test_ceiling_is_the_role_not_the_name(tmp_path):
     assert "cuda/shuffle/baseline/read" in set(err["backend"])
     assert "cuda/streams/max" not in set(err["backend"])
     # --backend keeps the role=ceiling rows, whatever their name
-    result = run("plot.py", odd, "--out", tmp_path / "cub", "--backend", "cuda/cub")
+    result = run("plot.py", odd, "--out", tmp_path / "cub", "--backend", "cuda/cub", *figures("gbps"))
     assert result.returncode == 0, result.stderr
     assert "ceiling: cuda/streams/max" in (tmp_path / "cub" / "gbps.svg").read_text()
 
@@ -379,7 +408,7 @@ def test_gpu_rows_are_batched_by_default_and_say_so(plotted):
 
 
 def test_timing_isolated_option(tmp_path):
-    result = run("plot.py", RYZEN, "--out", tmp_path, "--timing", "isolated")
+    result = run("plot.py", RYZEN, "--out", tmp_path, "--timing", "isolated", *figures("gbps"))
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "summary.md").read_text()
     row = summary_row(text, "ws-ryzen: NVIDIA GeForce RTX 4090 — cuda", "2^16")
@@ -414,7 +443,7 @@ def test_gpu_timing_plot(plotted, tmp_path):
     assert "ceiling: cuda/baseline/read" in svg and "cuda/cub" in svg
     assert "cuda/ladder" not in svg
     (tmp_path / "gpu_timing.png").write_bytes(b"old")
-    result = run("plot.py", VM, "--out", tmp_path)  # no CUDA rows
+    result = run("plot.py", VM, "--out", tmp_path, *figures("gpu_timing"))  # no CUDA rows
     assert result.returncode == 0, result.stderr
     assert "gpu_timing plot skipped" in result.stderr
     assert not (tmp_path / "gpu_timing.png").exists()
@@ -465,7 +494,7 @@ def test_dispatch_latency_plot(plotted, tmp_path):
     assert "cpu/openmp/reduction · f32, thread_chunks" in svg and "cpu/tbb/reduce" in svg
     assert "cpu/serial/kahan" not in svg and "cpu/baseline/read" not in svg
     (tmp_path / "dispatch_latency.png").write_bytes(b"old")
-    result = run("plot.py", RYZEN, "--out", tmp_path)  # named CSVs and no --latency-csv
+    result = run("plot.py", RYZEN, "--out", tmp_path, *figures("dispatch_latency"))  # named CSVs and no --latency-csv
     assert result.returncode == 0, result.stderr
     assert "dispatch_latency plot skipped" in result.stderr
     assert not (tmp_path / "dispatch_latency.png").exists()
@@ -538,7 +567,7 @@ def test_extra_trailing_columns_are_ignored(tmp_path):
     assert list(df.columns) == list(base.columns)
     assert sc.speed_table(df)["gbps"].tolist() == sc.speed_table(base)["gbps"].tolist()
     # files of two versions together
-    result = run("plot.py", later, XEON, "--out", tmp_path / "out", "--backend", "cpu/serial/kahan")
+    result = run("plot.py", later, XEON, "--out", tmp_path / "out", "--backend", "cpu/serial/kahan", *figures("gbps"))
     assert result.returncode == 0, result.stderr
     result = run("compare.py", later, XEON, "--backend", "cuda/cub")
     assert result.returncode == 0, result.stderr
@@ -637,14 +666,14 @@ def test_dtypes_puts_each_element_type_in_its_own_panel(tmp_path):
         return row
     f16 = rewrite(F64, tmp_path / "f16.csv", as_float16, extra={"dtype": "f16"})
     out = tmp_path / "out"
-    result = run("plot.py", F64, f16, "--out", out)
+    result = run("plot.py", F64, f16, "--out", out, *figures("dtypes"))
     assert result.returncode == 0, result.stderr
     dtypes = (out / "dtypes.svg").read_text()
     assert "float16, input uniform" in dtypes and "float64, input uniform" in dtypes
     assert "accumulator (green band: exact)" in dtypes
     # One element type: no figure, and the run says why.
     out_f64 = tmp_path / "f64"
-    result = run("plot.py", F64, "--out", out_f64, "--backend", "cpu/serial/kahan")
+    result = run("plot.py", F64, "--out", out_f64, "--backend", "cpu/serial/kahan", *figures("dtypes"))
     assert result.returncode == 0, result.stderr
     assert not (out_f64 / "dtypes.svg").exists()
     assert "dtypes: no machine and input at n=16777216 hold more than one element type" in result.stderr
@@ -987,7 +1016,7 @@ def test_scripts_parse():
 @pytest.fixture(scope="module")
 def scaled(tmp_path_factory):
     out = tmp_path_factory.mktemp("scale_out")
-    result = run("plot.py", H200X4, "--out", out)
+    result = run("plot.py", H200X4, "--out", out, *figures("scale_out", "gbps"))
     assert result.returncode == 0, result.stderr
     return out, result
 
@@ -1049,7 +1078,7 @@ def test_scale_out_is_skipped_without_several_counts(plotted, tmp_path):
     assert not (out / "scale_out.png").exists()
     # a stale scale_out plot from an earlier run with such rows is removed
     (tmp_path / "scale_out.png").write_bytes(b"old")
-    result = run("plot.py", RYZEN, "--out", tmp_path)
+    result = run("plot.py", RYZEN, "--out", tmp_path, *figures("scale_out"))
     assert result.returncode == 0, result.stderr
     assert not (tmp_path / "scale_out.png").exists()
 
