@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI's longer checks, run by .ci/run after scripts/test.sh: the CPU test suites and the command-line
 # checks under the address and undefined-behaviour sanitizers, the CPU test suites under the thread
-# sanitizer, then each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60). Each step prints what
-# it runs and how long it took; the first step that fails stops the script with its exit status.
+# sanitizer, then each libFuzzer target in fuzz/ for FUZZ_SECONDS (default 60); the suites and the
+# targets run as many at once as there are cores. Each step prints what it runs and how long it
+# took; the first step that fails stops the script with its exit status.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build_deps.sh"
 
@@ -37,15 +38,40 @@ build_preset() {
     cmake --build --preset "$preset" --parallel "$(nproc)" --target "$@"
 }
 
-run_suites() {
-    local dir="$1"
-    shift
-    local suite
-    for suite in "${CPU_SUITES[@]}"; do
-        echo "[ci]   ${suite} $*"
-        "${dir}/tests/${suite}" --gtest_brief=1 "$@" || return
+# in_parallel LOGS COMMAND NAME...: COMMAND NAME for each NAME, as many at once as there are cores
+# (each one's whole time, not a share of it), the output of each in LOGS/NAME.log. Prints each
+# one's last lines when it passed and its whole log when it failed; fails when any failed.
+in_parallel() {
+    local logs="$1" command="$2"
+    shift 2
+    mkdir -p "$logs" || return
+    local -A pids=()
+    local name status=0
+    for name in "$@"; do
+        while (($(jobs -rp | wc -l) >= $(nproc))); do sleep 1; done
+        echo "[ci]   ${name}: ${command} ${name} > ${logs}/${name}.log"
+        "$command" "$name" >"${logs}/${name}.log" 2>&1 &
+        pids[$name]=$!
     done
+    for name in "$@"; do
+        if wait "${pids[$name]}"; then
+            tail -n 2 "${logs}/${name}.log" | sed "s/^/[ci]   ${name}: /"
+        else
+            cat "${logs}/${name}.log"
+            echo "[ci]   ${name}: FAILED"
+            status=1
+        fi
+    done
+    return "$status"
 }
+
+# run_suites DIR [ARGS...]: the CPU suites of the build in DIR, in parallel, with these arguments.
+run_suites() {
+    SUITES_DIR="$1"
+    SUITE_ARGS=("${@:2}")
+    in_parallel "$SUITES_DIR/suites" run_suite "${CPU_SUITES[@]}"
+}
+run_suite() { "${SUITES_DIR}/tests/$1" --gtest_brief=1 "${SUITE_ARGS[@]}"; }
 
 # The thread sanitizer sees only what was compiled with it. oneTBB's library and libgomp (GCC's
 # OpenMP runtime) are not: the hand-overs they make between threads are invisible to it, so every
@@ -99,6 +125,4 @@ step "tsan build" build_preset tsan "${CPU_SUITES[@]}"
 step "tsan suites" run_tsan_suites
 
 step "fuzz build" build_preset fuzz "${FUZZ_TARGETS[@]/#/fuzz_}"
-for target in "${FUZZ_TARGETS[@]}"; do
-    step "fuzz ${target} (${FUZZ_SECONDS} s)" run_fuzz_target "$target"
-done
+step "fuzz (${FUZZ_SECONDS} s each)" in_parallel "$REPO_ROOT/build/fuzz/logs" run_fuzz_target "${FUZZ_TARGETS[@]}"
