@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "api/device_timing.hpp"
+#include "api/measurement_rules.hpp"
 #include "platform/files.hpp"
 
 namespace shootout {
@@ -28,8 +29,8 @@ namespace {
 constexpr std::string_view kCacheHeader = "accumulate-shootout launch shapes 2";
 // The sweep's wall-clock budget per kernel: past it the shapes not yet measured are left out.
 constexpr auto kTuneBudget = std::chrono::seconds(4);
-// A shape replaces the best so far only when it is faster by more than this: the sweep's 3 batches
-// vary by 1-2% at 2^24 (H200), and a shape kept on such noise cost its band 4% at 2^28 (H200, OpenCL).
+// A shape replaces the best so far only when it is faster by more than this: the defaults are kept
+// against a gain within the run-to-run spread of a few short batches (H200: 1-2% at 2^24).
 constexpr double kMinGain = 0.03;
 
 std::optional<TuneMode> mode_from_environment() {
@@ -323,12 +324,18 @@ TunedLaunch tuned_launch(const LaunchTuning& tuning) {
 }
 
 double seconds_per_call(const DeviceBackendParts& parts, std::size_t n) {
-    constexpr int kBatch = 8, kBatches = 3;
+    constexpr int kBatches = 3;
+    // A batch's start and drain (an H200's: 6-30 us) stay under a few percent of a batch this long, as
+    // in the harness's batches, which run 1 ms and more (rules::kBatchBytes).
+    constexpr double kBatchSeconds = 1e-3;
+    const int most = rules::batch_calls(n * sizeof(float), 1);
     const std::vector<float> ones(n, 1.0f);
-    TimedDeviceReduction reduction("tuner", parts, Elements(ones), {.batch = kBatch});
-    reduction.run_batch(kBatch);  // warm-up: pipelines, clocks, the first touch of the copies
+    TimedDeviceReduction reduction("tuner", parts, Elements(ones), {.batch = most});
+    reduction.run_batch(rules::kMinBatch);  // warm-up: pipelines, clocks, the first touch of the copies
+    const double estimate = reduction.run_batch(rules::kMinBatch) / rules::kMinBatch;
+    const int batch = std::clamp(static_cast<int>(std::ceil(kBatchSeconds / estimate)), rules::kMinBatch, most);
     std::array<double, kBatches> seconds{};
-    for (double& s : seconds) s = reduction.run_batch(kBatch) / kBatch;
+    for (double& s : seconds) s = reduction.run_batch(batch) / batch;
     std::sort(seconds.begin(), seconds.end());
     return seconds[kBatches / 2];
 }

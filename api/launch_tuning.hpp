@@ -88,8 +88,10 @@ TunedLaunch tuned_launch(const LaunchTuning& tuning);
 void set_forced_launch(std::optional<LaunchKnobs> knobs);
 
 struct DeviceBackendParts;
-// The median of 3 timed batches of 8 calls over n ones, after one batch of warm-up: the device's
-// clock, rotated inputs (api/device_timing.hpp).
+// The median of 3 timed batches over n ones, after a warm-up, each batch as many calls as take 1 ms
+// and at most the harness's (rules::batch_calls): a short batch's start and drain would weigh on its
+// time, and differ between shapes (calls in flight). The device's clock, rotated inputs
+// (api/device_timing.hpp).
 double seconds_per_call(const DeviceBackendParts& parts, std::size_t n);
 
 // The cache file of a kernel on a device, or empty where there is no cache directory.
