@@ -38,12 +38,13 @@ build_preset() {
     cmake --build --preset "$preset" --parallel "$(nproc)" --target "$@"
 }
 
-# in_parallel LOGS COMMAND NAME...: COMMAND NAME for each NAME, as many at once as there are cores
-# (each one's whole time, not a share of it), the output of each in LOGS/NAME.log. Prints each
-# one's last lines when it passed and its whole log when it failed; fails when any failed.
+# in_parallel LOGS SUMMARY COMMAND NAME...: COMMAND NAME for each NAME, as many at once as there
+# are cores (each one's whole time, not a share of it), the output of each in LOGS/NAME.log. Prints
+# each one's lines matching the regular expression SUMMARY when it passed and its whole log when it
+# failed; fails when any failed.
 in_parallel() {
-    local logs="$1" command="$2"
-    shift 2
+    local logs="$1" summary="$2" command="$3"
+    shift 3
     mkdir -p "$logs" || return
     local -A pids=()
     local name status=0
@@ -55,7 +56,7 @@ in_parallel() {
     done
     for name in "$@"; do
         if wait "${pids[$name]}"; then
-            tail -n 2 "${logs}/${name}.log" | sed "s/^/[ci]   ${name}: /"
+            grep -E "$summary" "${logs}/${name}.log" | sed "s/^/[ci]   ${name}: /"
         else
             cat "${logs}/${name}.log"
             echo "[ci]   ${name}: FAILED"
@@ -69,7 +70,7 @@ in_parallel() {
 run_suites() {
     SUITES_DIR="$1"
     SUITE_ARGS=("${@:2}")
-    in_parallel "$SUITES_DIR/suites" run_suite "${CPU_SUITES[@]}"
+    in_parallel "$SUITES_DIR/suites" '^\[  (PASSED|SKIPPED) +\]' run_suite "${CPU_SUITES[@]}"
 }
 run_suite() { "${SUITES_DIR}/tests/$1" --gtest_brief=1 "${SUITE_ARGS[@]}"; }
 
@@ -125,4 +126,4 @@ step "tsan build" build_preset tsan "${CPU_SUITES[@]}"
 step "tsan suites" run_tsan_suites
 
 step "fuzz build" build_preset fuzz "${FUZZ_TARGETS[@]/#/fuzz_}"
-step "fuzz (${FUZZ_SECONDS} s each)" in_parallel "$REPO_ROOT/build/fuzz/logs" run_fuzz_target "${FUZZ_TARGETS[@]}"
+step "fuzz (${FUZZ_SECONDS} s each)" in_parallel "$REPO_ROOT/build/fuzz/logs" '^Done [0-9]+ runs' run_fuzz_target "${FUZZ_TARGETS[@]}"
