@@ -335,7 +335,8 @@ double seconds_per_call(const DeviceBackendParts& parts, std::size_t n) {
     TimedDeviceReduction reduction("tuner", parts, Elements(ones), {.batch = most});
     reduction.run_batch(rules::kMinBatch);  // warm-up: pipelines, clocks, the first touch of the copies
     const double estimate = reduction.run_batch(rules::kMinBatch) / rules::kMinBatch;
-    const int batch = std::clamp(static_cast<int>(std::ceil(kBatchSeconds / estimate)), rules::kMinBatch, most);
+    // Clamped as a double: a clock too coarse to see two calls (0 s) asks for the most, not for inf as an int.
+    const int batch = static_cast<int>(std::clamp(std::ceil(kBatchSeconds / estimate), double{rules::kMinBatch}, double(most)));
     std::array<double, kBatches> seconds{};
     for (double& s : seconds) s = reduction.run_batch(batch) / batch;
     std::sort(seconds.begin(), seconds.end());
