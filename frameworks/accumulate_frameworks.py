@@ -14,7 +14,6 @@ import fnmatch
 import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -282,8 +281,8 @@ def run(options: Options) -> int:
               file=sys.stderr)
 
     csv_output = rows.csv_output(options.csv) if options.csv else None  # checked before the inputs are made
-    with tempfile.TemporaryDirectory(prefix="accumulate-frameworks-", dir=options.work_dir) as directory:
-        given = handoff.write_inputs(options.bench, Path(directory), options.harness)
+    with output_files.scratch_directory("accumulate-frameworks-", options.work_dir) as directory:
+        given = handoff.write_inputs(options.bench, directory, options.harness)
         rules = dataclasses.replace(given.rules, **options.rules)
         csv = rows.CsvFile(csv_output, given.columns) if csv_output is not None else None
         status = 1 if given.skipped_inputs or missing else 0

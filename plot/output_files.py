@@ -7,6 +7,7 @@ report/files.hpp applies to accumulate_bench's files:
     with output.locked() as fd: ...            # APPEND: opened (created when new) under flock()
     output.replace(data)                       # REPLACE: a temporary beside it, renamed over it
     replace_file(path, data, "--out")          # the same for a name the tool picks (no link followed)
+    with scratch_directory(prefix, parent): .. # a directory of temporaries, removed with all it holds
     sys.exit(run_stoppable(main))              # a stop signal lets finally blocks remove temporaries,
                                                # then ends the process as it would have
 
@@ -19,10 +20,12 @@ import contextlib
 import fcntl
 import os
 import random
+import shutil
 import signal
 import stat
 import string
 import sys
+import tempfile
 from pathlib import Path
 
 APPEND, REPLACE = "append", "replace"
@@ -67,6 +70,35 @@ def _signals_held():
         if not _held and _pending is not None:
             signum, _pending = _pending, None
             raise Stopped(signum)
+
+
+@contextlib.contextmanager
+def scratch_directory(prefix: str, parent: str | None):
+    """A new directory in parent (the system's temporary directory when None), yielded as a Path and
+    removed with everything in it when the block ends; a stop signal waits while it is made or removed,
+    so that it is never left behind."""
+    with _signals_held():
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        try:
+            with _signals_let_through():
+                yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _signals_let_through():
+    """Inside _signals_held(), a step a stop signal may interrupt (one that came is raised on entry);
+    the hold is back, before anything else, once the step ends however it ends."""
+    global _held, _pending
+    held, _held = _held, 0
+    try:
+        if _pending is not None:
+            signum, _pending = _pending, None
+            raise Stopped(signum)
+        yield
+    finally:
+        _held = held
 
 
 def run_stoppable(main) -> int:

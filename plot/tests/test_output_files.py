@@ -117,11 +117,29 @@ REPLACING = textwrap.dedent("""
 """)
 
 
-def test_a_stop_signal_leaves_no_temporary_and_ends_the_tool_by_the_signal(tmp_path):
+# A tool making and removing directories of temporaries, as accumulate_frameworks.py does its inputs.
+SCRATCH = textwrap.dedent("""
+    import os, sys
+    sys.path.insert(0, sys.argv[1])
+    import output_files
+
+    def main():
+        print("ready", flush=True)
+        while True:
+            with output_files.scratch_directory("scratch-", os.path.dirname(sys.argv[2])) as directory:
+                for k in range(64):
+                    (directory / str(k)).write_bytes(b"x" * 4096)
+
+    output_files.run_stoppable(main)
+""")
+
+
+@pytest.mark.parametrize("tool_source", [REPLACING, SCRATCH], ids=["replace", "scratch_directory"])
+def test_a_stop_signal_leaves_no_temporary_and_ends_the_tool_by_the_signal(tmp_path, tool_source):
     rng = random.Random(20261127)
     for i in range(15):
         stop = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)[i % 3]
-        tool = subprocess.Popen([sys.executable, "-c", REPLACING, str(PLOT_DIR), str(tmp_path / "out.bin")],
+        tool = subprocess.Popen([sys.executable, "-c", tool_source, str(PLOT_DIR), str(tmp_path / "out.bin")],
                                 stdout=subprocess.PIPE, text=True,
                                 preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in output_files.STOP_SIGNALS])
         assert tool.stdout.readline() == "ready\n"
