@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts/ci_platforms.sh: the builds for other compilers and systems, each with
 # warnings as errors, and their CPU suites (clang's are the others': see clang_build).
-#   clang:        Clang 16 with libstdc++ (CMakePresets.json "clang"), CUDA host code included: built only
+#   clang:        Clang 16 with libstdc++ (CMakePresets.json "clang"), CUDA host code included: the
+#                 programs and the suites with CUDA or NCCL code built only (clang_build)
 #   clang-libcxx: Clang 16 with libc++ ("clang-libcxx"), GoogleTest and Google Benchmark built for libc++
 #   windows:      Windows x86-64 cross build with MinGW-w64 ("windows", cmake/x86_64-w64-mingw32.cmake),
 #                 a short sweep and its CPU suites under Wine; GoogleTest, Google Benchmark and oneTBB built for it
@@ -105,9 +106,19 @@ preset_build() {
 }
 
 # Clang with libstdc++ is built, not run: Clang's code runs in the libc++ build's suites, libstdc++'s
-# in the release build's, and this build adds only what neither compiles (CUDA host code, oneTBB, MPI).
+# in the release build's, and this build adds only what neither compiles: CUDA host code, oneTBB and
+# MPI, in every backend (the programs link them all) and in the suites and tools that have code of
+# their own for them. The other suites' sources compile in both of those builds.
+CLANG_TARGETS=(accumulate_bench cpu_yardstick scale_out_test single_pass_sweep accumulate_nvbench)
 clang_build() {
-    preset_build clang && platforms_log "clang: built warning-free; its CPU suites are the clang-libcxx and release builds'"
+    local start=$SECONDS available targets=() target
+    cd "$REPO_ROOT" && cmake --preset clang >/dev/null || return 1
+    available=$(cmake --build --preset clang --target help) || return 1
+    for target in "${CLANG_TARGETS[@]}"; do
+        grep -qE "^(\.\.\. )?$target(:| |\$)" <<<"$available" && targets+=("$target")
+    done
+    cmake --build --preset clang --parallel "$(nproc)" --target "${targets[@]}" || return 1
+    platforms_log "clang: ${targets[*]} built warning-free in $((SECONDS - start)) s; the suites are the clang-libcxx and release builds'"
 }
 
 # preset_build_and_test PRESET: configure, build, and run the CPU suites.
