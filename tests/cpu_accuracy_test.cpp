@@ -10,13 +10,12 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "api/backend.hpp"
-#include "api/wildcard.hpp"
 #include "exact/exact_sum.hpp"
+#include "bench/cli.hpp"
 #include "bench/inputs.hpp"
 #include "tests/backend_test_support.hpp"
 #include "tests/error_bounds.hpp"
@@ -26,25 +25,15 @@ namespace {
 
 using bounds::Problem;
 
-// Whether SHOOTOUT_ACCURACY_BACKENDS, comma-separated wildcards, names the backend (every one when it
-// is unset): the runs under emulated SVE check only the backends whose kernels SVE changes.
-bool selected(const Backend& b) {
-    const char* patterns = std::getenv("SHOOTOUT_ACCURACY_BACKENDS");
-    if (patterns == nullptr) return true;
-    for (std::string_view rest = patterns; !rest.empty();) {
-        const std::size_t comma = rest.find(',');
-        if (wildcard_match(rest.substr(0, comma), b.name)) return true;
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-    return false;
-}
-
+// The CPU backends SHOOTOUT_ACCURACY_BACKENDS names in --backend's syntax, every one when it is unset:
+// the runs under emulated SVE check only the backends whose kernels SVE changes.
 std::vector<const Backend*> available_cpu_summing_backends() {
+    const char* spec = std::getenv("SHOOTOUT_ACCURACY_BACKENDS");
     std::vector<const Backend*> list;
-    for (const auto& b : registered_backends())
-        if (b.device == Device::cpu && b.traits.accumulator != Accumulator::none && selected(b)) {
-            if (auto why = b.why_unavailable()) std::cout << "not checked here: " << b.name << ": " << *why << '\n';
-            else list.push_back(&b);
+    for (const Backend* b : select_backends(spec != nullptr ? spec : "cpu"))
+        if (b->device == Device::cpu && b->traits.accumulator != Accumulator::none) {
+            if (auto why = b->why_unavailable()) std::cout << "not checked here: " << b->name << ": " << *why << '\n';
+            else list.push_back(b);
         }
     if (list.empty()) throw std::logic_error("no CPU backend to check: SHOOTOUT_ACCURACY_BACKENDS matches none available");
     return list;
